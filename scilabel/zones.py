@@ -1,0 +1,263 @@
+"""Component zones of a rendered page: the CollectComponentZones procedure (Zou, Le & Thoma 2007).
+
+Consecutive inline nodes (bare text included) merge into one zone; every line-break node (a box
+that starts a new line: block, list item, table cell, flex or grid container ...) and every
+``<br>`` ends the current zone; whitespace-only zones are trivial and dropped. Inline versus
+line-break is decided by the computed CSS ``display``, never by the tag name, and hidden content
+(``display:none``, ``visibility:hidden``, clipped or zero-size, off-page) contributes nothing.
+
+This module is the only place that looks at tags; gold annotations (``data-scilabel*``) are read
+here into the zone's gold fields and go no further.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+import pandas as pd
+
+from .render import Node, RenderedPage
+
+#: Computed ``display`` values whose boxes flow inside a line; every other value breaks lines.
+INLINE_DISPLAYS = frozenset(
+    {"inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents",
+     "ruby", "ruby-base", "ruby-text", "ruby-base-container", "ruby-text-container"}
+)
+LABEL_ATTR = "data-scilabel"
+
+
+@dataclass
+class Zone:
+    """A component zone: a run of inline content laid out together."""
+
+    text: str  #: whitespace-normalised text
+    bbox: tuple[float, float, float, float]  #: x, y, w, h in document CSS px (1280 px viewport)
+    font_size: float  #: dominant (most characters) font size in px
+    font_weight: int  #: dominant font weight
+    tag_path: str  #: tags from the root to the zone's container, e.g. "html/body/div/p"
+    dom_index: int  #: DOM-order index of the zone's first text node
+    link_chars: int = 0  #: characters inside links
+    sup_chars: int = 0  #: characters inside superscripts
+    italic_chars: int = 0  #: characters in italic type
+    label: str | None = None  #: gold label, None when the page carries no annotations
+    content: bool = False  #: gold: part of the article content
+    struct: str | None = None  #: gold structure role (section heading, paragraph, caption ...)
+    ref_id: str | None = None  #: gold: id of the reference entry this zone belongs to
+    cites: tuple[str, ...] = field(default_factory=tuple)  #: gold: reference ids cited in the zone
+
+
+class _Walk:
+    """Per-node facts computed once, top-down (nodes are in pre-order, parents first)."""
+
+    def __init__(self, nodes: list[Node]):
+        n = len(nodes)
+        self.depth = [0] * n
+        self.label: list[str | None] = [None] * n
+        self.content = [False] * n
+        self.struct: list[str | None] = [None] * n
+        self.ref_id: list[str | None] = [None] * n
+        self.in_link = [False] * n
+        self.in_sup = [False] * n
+        self.annotated = False
+        for node in nodes:
+            i, p = node.index, node.parent
+            if p >= 0:
+                self.depth[i] = self.depth[p] + 1
+                self.label[i], self.content[i], self.struct[i] = self.label[p], self.content[p], self.struct[p]
+                self.ref_id[i], self.in_link[i], self.in_sup[i] = self.ref_id[p], self.in_link[p], self.in_sup[p]
+            if node.is_text:
+                continue
+            attrs = node.attrs
+            if LABEL_ATTR in attrs:
+                self.label[i] = attrs[LABEL_ATTR].strip() or None
+                self.annotated = True
+            if attrs.get("data-scilabel-content") == "1":
+                self.content[i] = True
+            self.struct[i] = attrs.get("data-scilabel-struct", self.struct[i])
+            self.ref_id[i] = attrs.get("data-scilabel-ref", self.ref_id[i])
+            self.in_link[i] = self.in_link[i] or (node.tag == "a" and "href" in attrs)
+            self.in_sup[i] = self.in_sup[i] or node.tag == "sup"
+
+
+def collect_zones(page: RenderedPage) -> list[Zone]:
+    """Collect the non-trivial component zones of a rendered page, in DOM order."""
+    nodes = page.nodes
+    if not nodes:
+        return []
+    children: list[list[int]] = [[] for _ in nodes]
+    for node in nodes:
+        if node.parent >= 0:
+            children[node.parent].append(node.index)
+    facts = _Walk(nodes)
+    zones: list[Zone] = []
+    run: list[int] = []  # text node indices of the zone being built
+
+    def flush() -> None:
+        if run:
+            zone = _make_zone(nodes, run, facts)
+            if zone is not None:
+                zones.append(zone)
+            run.clear()
+
+    stack: list[tuple[int, bool]] = [(0, False)]
+    while stack:
+        i, leaving = stack.pop()
+        if leaving:
+            flush()
+            continue
+        node = nodes[i]
+        if node.is_text:
+            if _visible_text(node, nodes):
+                run.append(i)
+            elif run and node.text.strip():
+                run.append(-1)  # hidden words still take space between their neighbours
+            elif run:
+                run.append(i)  # whitespace between inline pieces
+            continue
+        if node.display == "none" or node.clipped:
+            continue
+        if node.tag == "br":
+            flush()
+            continue
+        breaks = node.display not in INLINE_DISPLAYS
+        if breaks:
+            flush()
+            stack.append((i, True))
+        stack.extend((c, False) for c in reversed(children[i]))
+    flush()
+    if not facts.annotated:
+        for zone in zones:
+            zone.label = None
+    return zones
+
+
+def _visible_text(node: Node, nodes: list[Node]) -> bool:
+    x, y, w, h = node.bbox
+    if w <= 0 or h <= 0 or x + w <= 0 or y + h <= 0:
+        return False
+    parent = nodes[node.parent]
+    return parent.visibility == "visible"
+
+
+def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
+    text = " ".join(_join_run(nodes, run).split())
+    if not text:
+        return None
+    texts = [i for i in run if i >= 0 and nodes[i].bbox[2] > 0]
+    x0 = min(nodes[i].bbox[0] for i in texts)
+    y0 = min(nodes[i].bbox[1] for i in texts)
+    x1 = max(nodes[i].bbox[0] + nodes[i].bbox[2] for i in texts)
+    y1 = max(nodes[i].bbox[1] + nodes[i].bbox[3] for i in texts)
+    sizes: Counter[float] = Counter()
+    weights: Counter[int] = Counter()
+    labels: Counter[str] = Counter()
+    link = sup = italic = 0
+    content_chars = 0
+    for i in texts:
+        n_chars = len(nodes[i].text.strip())
+        style = nodes[nodes[i].parent]
+        sizes[style.font_size] += n_chars
+        weights[style.font_weight] += n_chars
+        labels[facts.label[i] or "other"] += n_chars
+        link += n_chars * facts.in_link[i]
+        sup += n_chars * facts.in_sup[i]
+        italic += n_chars * (style.font_style == "italic")
+        content_chars += n_chars * facts.content[i]
+    first = texts[0]
+    container = _common_ancestor(nodes, facts.depth, [nodes[i].parent for i in texts])
+    return Zone(
+        text=text,
+        bbox=(x0, y0, x1 - x0, y1 - y0),
+        font_size=sizes.most_common(1)[0][0],
+        font_weight=weights.most_common(1)[0][0],
+        tag_path=_tag_path(nodes, container),
+        dom_index=first,
+        link_chars=link,
+        sup_chars=sup,
+        italic_chars=italic,
+        label=labels.most_common(1)[0][0],
+        content=2 * content_chars > sum(labels.values()),
+        struct=facts.struct[first],
+        ref_id=facts.ref_id[first],
+        cites=_cited_ids(nodes, run),
+    )
+
+
+def _join_run(nodes: list[Node], run: list[int]) -> str:
+    """Concatenate a run's text, adding a space where CSS (not the text) separates two words."""
+    pieces: list[str] = []
+    previous: Node | None = None
+    for i in run:
+        if i < 0:
+            pieces.append(" ")
+            continue
+        node = nodes[i]
+        if previous is not None and node.bbox[2] > 0 and pieces and not pieces[-1][-1:].isspace() \
+                and not node.text[:1].isspace() and _visual_gap(previous, node, nodes):
+            pieces.append(" ")
+        pieces.append(node.text)
+        if node.bbox[2] > 0:
+            previous = node
+    return "".join(pieces)
+
+
+def _visual_gap(a: Node, b: Node, nodes: list[Node]) -> bool:
+    """True when text box ``b`` starts clearly apart from ``a``: on a lower line or after a gap."""
+    ax, ay, aw, ah = a.bbox
+    bx, by, _, _ = b.bbox
+    if by >= ay + ah - 1:
+        return True
+    font = nodes[b.parent].font_size or 16.0
+    return bx - (ax + aw) > 0.2 * font
+
+
+def _common_ancestor(nodes: list[Node], depth: list[int], indices: list[int]) -> int:
+    lca = indices[0]
+    for j in indices[1:]:
+        a, b = lca, j
+        while depth[a] > depth[b]:
+            a = nodes[a].parent
+        while depth[b] > depth[a]:
+            b = nodes[b].parent
+        while a != b:
+            a, b = nodes[a].parent, nodes[b].parent
+        lca = a
+    return lca
+
+
+def _tag_path(nodes: list[Node], index: int) -> str:
+    tags = []
+    while index >= 0:
+        tags.append(nodes[index].tag)
+        index = nodes[index].parent
+    return "/".join(reversed(tags))
+
+
+def _cited_ids(nodes: list[Node], run: list[int]) -> tuple[str, ...]:
+    """Reference ids named by ``data-scilabel-cite`` on the ancestors of the zone's text nodes."""
+    seen: dict[str, None] = {}
+    visited: set[int] = set()
+    for i in run:
+        j = nodes[i].parent if i >= 0 else -1
+        while j >= 0 and j not in visited:
+            visited.add(j)
+            for ref in nodes[j].attrs.get("data-scilabel-cite", "").split():
+                seen.setdefault(ref)
+            j = nodes[j].parent
+    return tuple(seen)
+
+
+def zones_frame(zones: list[Zone], page: RenderedPage | None = None) -> pd.DataFrame:
+    """The zones as a DataFrame, one row per zone (bbox split into x, y, w, h)."""
+    rows = []
+    for zone in zones:
+        row = asdict(zone)
+        row["x"], row["y"], row["w"], row["h"] = row.pop("bbox")
+        row["cites"] = " ".join(zone.cites)
+        rows.append(row)
+    columns = [f for f in Zone.__dataclass_fields__ if f != "bbox"] + ["x", "y", "w", "h"]
+    frame = pd.DataFrame(rows, columns=columns)
+    if page is not None:
+        frame["page_width"] = page.width
+        frame["page_height"] = page.height
+    return frame

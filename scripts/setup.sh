@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Set up scilabel on a Debian/Ubuntu machine as root: system packages (Python venv, Chromium, fonts),
+# a virtual environment in .venv, and the package with its test dependencies. Safe to run again:
+# it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3 python3-venv)
+for pkg in fonts-liberation fonts-dejavu-core; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ -z "${SCILABEL_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    missing+=(chromium)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing system packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+stamp=.venv/.scilabel-installed
+want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "setup: installing Python packages into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e ".[dev]"
+    echo "$want" > "$stamp"
+fi

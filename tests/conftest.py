@@ -1,0 +1,65 @@
+"""Shared fixtures: one real headless Chromium for the whole test session."""
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scilabel.render import Renderer
+from scilabel.zones import Zone, collect_zones
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+EXAMPLE_PAGE = REPO / "data" / "examples" / "example_article.html"
+
+
+@pytest.fixture(scope="session")
+def renderer() -> Iterator[Renderer]:
+    with Renderer(timeout=5.0) as r:
+        yield r
+
+
+@pytest.fixture(scope="session")
+def zones_of(renderer: Renderer):
+    """Render an HTML string and return its zones."""
+
+    def run(html: str) -> list[Zone]:
+        return collect_zones(renderer.render(html))
+
+    return run
+
+
+class CountingServer:
+    """An HTTP server on 127.0.0.1 that serves one page and counts every request it receives."""
+
+    def __init__(self, page: bytes = b"<html><body><h1>Served page</h1></body></html>"):
+        self.paths: list[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+                outer.paths.append(self.path)
+                body = page if self.path in ("/", "/page.html") else b"console.log('remote');"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> CountingServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

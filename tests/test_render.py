@@ -1,0 +1,184 @@
+"""The renderer: sources, offline blocking, time limits and robustness, with real Chromium."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from scilabel.render import BrowserNotFound, Renderer, find_chromium
+from scilabel.sources import PageError
+from scilabel.zones import collect_zones
+
+from .conftest import EXAMPLE_PAGE, CountingServer
+
+
+def test_renders_file_path_and_string_alike(renderer):
+    from_path = renderer.render(EXAMPLE_PAGE)
+    from_str = renderer.render(str(EXAMPLE_PAGE))
+    from_html = renderer.render(EXAMPLE_PAGE.read_text(encoding="utf-8"))
+    assert from_path.title.startswith("Seasonal shifts")
+    texts = [[z.text for z in collect_zones(p)] for p in (from_path, from_str, from_html)]
+    assert texts[0] == texts[1] == texts[2]
+    assert from_path.width == 1280
+    assert from_path.source == str(EXAMPLE_PAGE) and from_html.source == "<html string>"
+
+
+def test_renders_url_fetching_only_the_page_itself(renderer):
+    page = (
+        b"<html><head><script src='/app.js'></script></head>"
+        b"<body><h1>Served page</h1><img src='/logo.png'></body></html>"
+    )
+    with CountingServer(page) as server:
+        rendered = renderer.render(server.url + "/page.html")
+    assert [z.text for z in collect_zones(rendered)] == ["Served page"]
+    assert server.paths == ["/page.html"]  # fetched once by scilabel, never by the browser
+    assert rendered.blocked_requests == 2
+
+
+def test_nothing_leaves_the_machine(renderer):
+    with CountingServer() as server:
+        base = server.url
+        html = f"""<html><head>
+        <link rel="stylesheet" href="{base}/style.css"><link rel="dns-prefetch" href="{base}">
+        <link rel="preconnect" href="{base}"><link rel="prefetch" href="{base}/next.html">
+        <script src="{base}/remote.js"></script><script src="https://cdn.example.com/lib.js"></script>
+        <style>body {{ background: url({base}/bg.png); }} @font-face {{ font-family: F; src: url({base}/f.woff); }}
+        h1 {{ font-family: F; }}</style></head><body>
+        <h1>Offline page</h1><img src="{base}/img.png"><iframe src="{base}/frame.html"></iframe>
+        <video src="{base}/v.mp4" autoplay></video><object data="{base}/o.swf"></object>
+        <script>
+          fetch("{base}/fetch"); var x = new XMLHttpRequest(); x.open("GET", "{base}/xhr"); x.send();
+          new WebSocket("{base.replace('http', 'ws')}/socket"); navigator.sendBeacon("{base}/beacon", "x");
+          new Image().src = "{base}/pixel.gif"; var s = document.createElement("script");
+          s.src = "{base}/dynamic.js"; document.head.appendChild(s);
+        </script></body></html>"""
+        rendered = renderer.render(html)
+        time.sleep(0.5)  # give any stray request time to arrive
+        assert server.paths == []
+    assert rendered.blocked_requests >= 8
+    assert any(u.startswith(base) for u in rendered.blocked_urls)
+    assert [z.text for z in collect_zones(rendered)] == ["Offline page"]
+
+
+def test_infinite_script_loop_falls_back_to_no_javascript():
+    html = "<html><body><h1>Still readable</h1><script>while (true) {}</script><p>after the script</p></body></html>"
+    with Renderer(timeout=2.0) as r:
+        start = time.perf_counter()
+        page = r.render(html)
+        elapsed = time.perf_counter() - start
+        assert [z.text for z in collect_zones(page)] == ["Still readable", "after the script"]
+        assert not page.javascript
+        assert any("without JavaScript" in w for w in page.warnings)
+        assert elapsed < 30
+        # the renderer is still usable afterwards, with scripts on again
+        again = r.render("<p id=x>x</p><script>document.getElementById('x').textContent = 'scripted'</script>")
+        assert again.javascript and [z.text for z in collect_zones(again)] == ["scripted"]
+
+
+def test_slow_page_is_cut_off_and_still_yields_what_was_laid_out():
+    html = (
+        "<html><body><h1>Early heading</h1>"
+        "<script>const t = Date.now(); while (Date.now() - t < 3500) {}</script>"
+        "<p>late paragraph</p></body></html>"
+    )
+    with Renderer(timeout=2.0) as r:
+        page = r.render(html)
+    assert page.javascript
+    assert any("did not finish loading" in w for w in page.warnings)
+    assert [z.text for z in collect_zones(page)] == ["Early heading", "late paragraph"]
+
+
+def test_screenshot_is_a_full_page_png(renderer, tmp_path):
+    out = tmp_path / "shots" / "page.png"
+    page = renderer.render(EXAMPLE_PAGE, screenshot=out)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert width == 1280 and height == int(page.height)
+    assert list(out.parent.iterdir()) == [out]  # no temporary file left behind
+
+
+def test_empty_file_gives_no_zones(renderer, tmp_path):
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert collect_zones(renderer.render(empty)) == []
+
+
+def test_binary_garbage_is_a_clear_error(renderer, tmp_path):
+    garbage = tmp_path / "garbage.html"
+    garbage.write_bytes(bytes(range(256)) * 64)
+    with pytest.raises(PageError, match=r"garbage\.html: not an HTML page \(binary content\)"):
+        renderer.render(garbage)
+
+
+def test_missing_file_and_directory_are_clear_errors(renderer, tmp_path):
+    with pytest.raises(PageError, match="no such file"):
+        renderer.render(tmp_path / "missing.html")
+    with pytest.raises(PageError, match="is a directory"):
+        renderer.render(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "warns"),
+    [
+        ("<meta charset='utf-8'><p>caf\xe9 na\xefve</p>".encode("cp1252"), "caf\ufffd na\ufffdve", True),
+        ("<p>caf\xe9 r\xe9sum\xe9</p>".encode("cp1252"), "caf\xe9 r\xe9sum\xe9", False),
+        ("<p>Stra\xdfe \u2013 \u00b5m</p>".encode("utf-8"), "Stra\xdfe \u2013 \u00b5m", False),
+        ("<meta charset='x-no-such-charset'><p>plain</p>".encode(), "plain", True),
+        ("<meta charset='iso-8859-2'><p>\u0141\xf3d\u017a</p>".encode("iso-8859-2"), "\u0141\xf3d\u017a", False),
+        ("\ufeff<p>bom utf-16</p>".encode("utf-16-le"), "bom utf-16", False),
+    ],
+)
+def test_encodings(renderer, tmp_path, raw, expected, warns):
+    path = tmp_path / "page.html"
+    path.write_bytes(raw)
+    page = renderer.render(path)
+    assert [z.text for z in collect_zones(page)] == [expected]
+    assert bool(page.warnings) == warns
+
+
+def test_deeply_nested_page(renderer):
+    depth = 5000
+    html = "<html><body>" + "<div>" * depth + "deep text" + "</div>" * depth + "<p>after</p></body></html>"
+    zones = collect_zones(renderer.render(html))
+    assert [z.text for z in zones] == ["deep text", "after"]
+
+
+@pytest.mark.slow
+def test_twenty_megabyte_page(tmp_path):
+    paragraph = "<p>" + " ".join(f"w{i}" for i in range(60)) + "</p>\n"
+    n = 20 * 2**20 // len(paragraph) + 1
+    path = tmp_path / "big.html"
+    path.write_text("<html><body>" + paragraph * n + "</body></html>")
+    assert path.stat().st_size >= 20 * 2**20
+    with Renderer(timeout=60) as r:
+        zones = collect_zones(r.render(path))
+    assert len(zones) == n
+
+
+def test_chromium_discovery(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCILABEL_CHROMIUM", str(tmp_path / "nope"))
+    with pytest.raises(BrowserNotFound, match="SCILABEL_CHROMIUM=.*nope is not an executable"):
+        find_chromium(None)
+    fake = tmp_path / "chrome"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("SCILABEL_CHROMIUM", str(fake))
+    assert find_chromium("/also/fake") == str(fake)
+    monkeypatch.delenv("SCILABEL_CHROMIUM")
+    assert find_chromium(str(fake)) is None  # Playwright's own browser wins when it exists
+    monkeypatch.setattr("scilabel.render._SYSTEM_CHROMIUMS", (str(tmp_path / "none"),))
+    with pytest.raises(BrowserNotFound, match="playwright install chromium"):
+        find_chromium(str(tmp_path / "missing"))
+
+
+def test_renderer_must_be_started():
+    with pytest.raises(RuntimeError, match="not started"):
+        Renderer().render("<p>x</p>")
+
+
+def test_many_renders_reuse_one_browser(renderer):
+    for i in range(30):
+        zones = collect_zones(renderer.render(f"<h1>Page {i}</h1><script>window.leak = {i}</script>"))
+        assert [z.text for z in zones] == [f"Page {i}"]

@@ -1,0 +1,111 @@
+"""CollectComponentZones on pages written in the tests, rendered by real Chromium."""
+from __future__ import annotations
+
+from scilabel.zones import collect_zones, zones_frame
+
+
+def texts(zones):
+    return [z.text for z in zones]
+
+
+def test_title_split_across_inline_elements_is_one_zone(zones_of):
+    zones = zones_of('<h1>Effects of <a href="#">caffeine</a> on <i>Drosophila</i> sleep<sup>1</sup></h1><p>Next</p>')
+    assert texts(zones) == ["Effects of caffeine on Drosophila sleep1", "Next"]
+    assert zones[0].font_weight == 700 and zones[0].font_size == 32
+    assert zones[0].link_chars == len("caffeine") and zones[0].sup_chars == 1
+    assert zones[0].italic_chars == len("Drosophila")
+
+
+def test_block_inside_inline_content_breaks_the_zone(zones_of):
+    zones = zones_of("<p>before <span>inside <div>block</div> after</span> end</p>")
+    assert texts(zones) == ["before inside", "block", "after end"]
+
+
+def test_computed_display_overrides_tag_defaults(zones_of):
+    zones = zones_of(
+        '<p>one <span style="display:block">two</span> three</p>'
+        '<div>four <div style="display:inline">five</div> six</div>'
+    )
+    assert texts(zones) == ["one", "two", "three", "four five six"]
+
+
+def test_flex_items_are_blockified(zones_of):
+    zones = zones_of('<div style="display:flex"><span>left</span><span>right</span></div>')
+    assert texts(zones) == ["left", "right"]
+
+
+def test_br_splits_lines(zones_of):
+    zones = zones_of("<p>Jane Doe<br>Dept. of Physics<br/><br>Example University</p>")
+    assert texts(zones) == ["Jane Doe", "Dept. of Physics", "Example University"]
+
+
+def test_hidden_content_yields_nothing(zones_of):
+    zones = zones_of(
+        "<style>.sr{position:absolute;width:1px;height:1px;overflow:hidden;}</style>"
+        "<p>shown</p>"
+        '<p style="display:none">nodisplay</p>'
+        '<p style="visibility:hidden">invisible</p>'
+        '<p class="sr">screenreader</p>'
+        '<p style="position:absolute;left:-9999px">offpage</p>'
+        '<p style="opacity:0">transparent</p>'
+        '<div style="visibility:hidden">hidden <span style="visibility:visible">revived</span></div>'
+        "<p>   \n\t  </p><p>&nbsp;</p>"
+    )
+    assert texts(zones) == ["shown", "revived"]
+
+
+def test_nested_tables_and_lists(zones_of):
+    zones = zones_of(
+        "<table><tr><td>outer a</td><td><table><tr><td>inner <b>b</b></td><td>inner c</td></tr></table></td></tr></table>"
+        "<ul><li>item one<ul><li>sub <i>one</i></li><li>sub two</li></ul></li><li>item two</li></ul>"
+    )
+    assert texts(zones) == ["outer a", "inner b", "inner c", "item one", "sub one", "sub two", "item two"]
+    assert zones[1].tag_path.endswith("table/tbody/tr/td/table/tbody/tr/td")
+
+
+def test_visual_gap_between_inline_boxes_separates_words(zones_of):
+    zones = zones_of('<nav><a href="#">Home</a><a href="#" style="margin-left:12px">Archive</a></nav><p>H<sub>2</sub>O</p>')
+    assert texts(zones) == ["Home Archive", "H2O"]
+
+
+def test_geometry_and_order(zones_of):
+    zones = zones_of('<h1>Title</h1><p style="font-size:12px">small text</p><p style="margin-left:100px">indented</p>')
+    title, small, indented = zones
+    assert title.bbox[1] < small.bbox[1] < indented.bbox[1]
+    assert small.font_size == 12
+    assert indented.bbox[0] >= 100
+    assert all(w > 0 and h > 0 for _, _, w, h in (z.bbox for z in zones))
+    assert [z.dom_index for z in zones] == sorted(z.dom_index for z in zones)
+
+
+def test_gold_labels_come_from_nearest_annotated_ancestor(zones_of):
+    zones = zones_of(
+        '<div data-scilabel="references"><p data-scilabel-ref="r1">Ref one</p>'
+        '<p data-scilabel="other">[PubMed]</p><p data-scilabel-ref="r2">Ref two</p></div>'
+        '<p data-scilabel-content="1">See <a data-scilabel-cite="r1 r2">[1, 2]</a>.</p><p>plain</p>'
+    )
+    assert [(z.text, z.label) for z in zones] == [
+        ("Ref one", "references"), ("[PubMed]", "other"), ("Ref two", "references"),
+        ("See [1, 2].", "other"), ("plain", "other"),
+    ]
+    assert zones[0].ref_id == "r1" and zones[2].ref_id == "r2"
+    assert zones[3].cites == ("r1", "r2") and zones[3].content and not zones[4].content
+    assert all("scilabel" not in z.text for z in zones)
+
+
+def test_unannotated_page_has_no_gold(zones_of):
+    assert [z.label for z in zones_of("<h1>A</h1><p>B</p>")] == [None, None]
+
+
+def test_zones_frame_has_one_row_per_zone(renderer):
+    page = renderer.render("<h1>T</h1><p>one</p><p>two</p>")
+    zones = collect_zones(page)
+    frame = zones_frame(zones, page)
+    assert list(frame["text"]) == ["T", "one", "two"]
+    assert {"x", "y", "w", "h", "font_size", "tag_path", "label", "page_width"} <= set(frame.columns)
+    assert frame.loc[1, "y"] == zones[1].bbox[1]
+
+
+def test_empty_page_has_no_zones(zones_of):
+    assert zones_of("") == []
+    assert zones_of("<html><body>  </body></html>") == []
