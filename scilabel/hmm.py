@@ -1,0 +1,227 @@
+"""The 16-state left-right article HMM (Zou, Le & Thoma 2007, Figure 1).
+
+Transitions and start probabilities are estimated by counting state sequences of labelled
+pages; decoding runs hmmlearn's Viterbi and forward-backward on a precomputed
+``(n_zones, 16)`` matrix of emission log-likelihoods (columns in ``labels.STATES`` order).
+"""
+from __future__ import annotations
+
+import logging
+import numbers
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from hmmlearn.base import BaseHMM
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from scilabel.labels import STATE_INDEX, STATES
+
+_log = logging.getLogger(__name__)
+
+N_STATES = len(STATES)
+
+#: Article components in left-to-right order, and the gap state that follows each.
+_COMPONENTS: tuple[str, ...] = (
+    "Title",
+    "Authors",
+    "Affiliations",
+    "AbstractHeading",
+    "Abstract",
+    "ReferenceHeading",
+    "References",
+)
+_GAP: dict[str, str] = {
+    "Title": "BTA",
+    "Authors": "BAA",
+    "Affiliations": "BAAH",
+    "AbstractHeading": "BAHA",
+    "Abstract": "BARH",
+    "ReferenceHeading": "BRHR",
+    "References": "AR",
+}
+
+
+def _allowed_transitions() -> np.ndarray:
+    """Figure 1 of the paper: forward links (which may skip missing components), self-loops,
+    and the References <-> BR loop.
+
+    A component other than References split by an ``other`` zone (abstract, other, abstract)
+    has no path: in training data its gap -> component transition is dropped and counted.
+    """
+    allowed = np.zeros((N_STATES, N_STATES), dtype=bool)
+
+    def link(src: str, dst: str) -> None:
+        allowed[STATE_INDEX[src], STATE_INDEX[dst]] = True
+
+    link("PreTitle", "PreTitle")
+    for i, component in enumerate(_COMPONENTS):
+        gap = _GAP[component]
+        link("PreTitle", component)
+        link(component, component)
+        link(component, gap)
+        link(gap, gap)
+        for later in _COMPONENTS[i + 1:]:
+            link(component, later)
+            link(gap, later)
+    link("References", "BR")
+    link("BR", "BR")
+    link("BR", "References")
+    allowed.setflags(write=False)
+    return allowed
+
+
+#: ``ALLOWED_TRANSITIONS[i, j]`` is True when state i may be followed by state j.
+ALLOWED_TRANSITIONS: np.ndarray = _allowed_transitions()
+#: States a page may start in: PreTitle or any state PreTitle links to.
+ALLOWED_START: np.ndarray = ALLOWED_TRANSITIONS[STATE_INDEX["PreTitle"]].copy()
+ALLOWED_START.setflags(write=False)
+
+#: hmmlearn rejects infinite observations, so log-likelihoods of -inf travel as this value.
+_LOG_ZERO = np.finfo(np.float64).min
+
+
+def states_to_indices(states: Sequence[str]) -> np.ndarray:
+    """Map state names to their indices in ``labels.STATES``."""
+    if isinstance(states, str):
+        raise TypeError("expected a sequence of state names, got a single string")
+    try:
+        return np.fromiter((STATE_INDEX[s] for s in states), dtype=np.intp, count=len(states))
+    except KeyError:
+        unknown = sorted({s for s in states if s not in STATE_INDEX}, key=str)
+        raise ValueError(f"unknown states: {unknown}") from None
+
+
+def indices_to_states(indices: Iterable[int]) -> list[str]:
+    """Map state indices (as returned by :meth:`ArticleHMM.decode`) to state names."""
+    return [STATES[i] for i in indices]
+
+
+class _LogEmissionHMM(BaseHMM):
+    """hmmlearn HMM whose observation at each step is the row of per-state log-likelihoods."""
+
+    def _compute_log_likelihood(self, X: np.ndarray) -> np.ndarray:
+        return np.where(X == _LOG_ZERO, -np.inf, X)
+
+
+def _normalise_rows(counts: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Normalise rows to sum to 1; a row without mass becomes uniform over its allowed entries."""
+    totals = counts.sum(axis=-1, keepdims=True)
+    empty = totals[..., 0] == 0
+    if empty.any():
+        rows = [STATES[i] for i in np.flatnonzero(empty)] if counts.ndim == 2 else ["start"]
+        _log.warning("no counts and no smoothing for %s; using uniform over allowed links", rows)
+        counts = np.where(empty[..., None], allowed.astype(float), counts)
+        totals = counts.sum(axis=-1, keepdims=True)
+    return counts / totals
+
+
+class ArticleHMM(BaseEstimator):
+    """Left-right HMM over the 16 article states with supervised transition estimates.
+
+    Parameters
+    ----------
+    smoothing
+        Pseudo-count added to every allowed transition and start state (never to
+        disallowed ones, which keep probability exactly 0).
+
+    Attributes
+    ----------
+    startprob_ : ndarray of shape (16,)
+        Probability of the first zone's state.
+    transmat_ : ndarray of shape (16, 16)
+        ``transmat_[i, j]`` = P(next state j | state i).
+    n_sequences_ : int
+        Number of non-empty sequences counted.
+    n_dropped_transitions_ : int
+        Transitions (including disallowed first states) found in the data but not allowed by
+        the topology, hence not counted.
+    """
+
+    def __init__(self, smoothing: float = 1.0) -> None:
+        self.smoothing = smoothing
+
+    def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
+        """Estimate start and transition probabilities from state-name sequences."""
+        if (not isinstance(self.smoothing, numbers.Real) or not np.isfinite(self.smoothing)
+                or self.smoothing < 0):
+            raise ValueError(f"smoothing must be a finite number >= 0, got {self.smoothing!r}")
+        start_counts = np.zeros(N_STATES)
+        trans_counts = np.zeros((N_STATES, N_STATES))
+        n_sequences = 0
+        n_dropped = 0
+        for sequence in state_sequences:
+            idx = states_to_indices(sequence)
+            if idx.size == 0:
+                continue
+            n_sequences += 1
+            if ALLOWED_START[idx[0]]:
+                start_counts[idx[0]] += 1
+            else:
+                n_dropped += 1
+            src, dst = idx[:-1], idx[1:]
+            ok = ALLOWED_TRANSITIONS[src, dst]
+            n_dropped += int(np.count_nonzero(~ok))
+            np.add.at(trans_counts, (src[ok], dst[ok]), 1)
+        if n_sequences == 0:
+            raise ValueError("fit needs at least one non-empty state sequence")
+        if n_dropped:
+            _log.warning("dropped %d transitions not allowed by the topology "
+                         "(components out of order)", n_dropped)
+        self.startprob_ = _normalise_rows(start_counts + self.smoothing * ALLOWED_START,
+                                          ALLOWED_START)
+        self.transmat_ = _normalise_rows(trans_counts + self.smoothing * ALLOWED_TRANSITIONS,
+                                         ALLOWED_TRANSITIONS)
+        self.n_sequences_ = n_sequences
+        self.n_dropped_transitions_ = n_dropped
+        return self
+
+    def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
+        """Viterbi: the most probable state path and its joint log-probability.
+
+        ``log_emission`` has shape ``(n_zones, 16)``; ``-inf`` marks impossible emissions.
+        Raises ValueError when no state path has non-zero probability.
+        """
+        X = self._observations(log_emission)
+        if len(X) == 0:
+            return 0.0, np.empty(0, dtype=np.intp)
+        log_prob, states = self._hmm().decode(X, algorithm="viterbi")
+        self._check_possible(log_prob)
+        return float(log_prob), states
+
+    def posteriors(self, log_emission: np.ndarray) -> np.ndarray:
+        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, 16)``."""
+        X = self._observations(log_emission)
+        if len(X) == 0:
+            return np.empty((0, N_STATES))
+        with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
+            log_prob, posteriors = self._hmm().score_samples(X)
+        self._check_possible(log_prob)
+        return posteriors
+
+    def _observations(self, log_emission: np.ndarray) -> np.ndarray:
+        """Validate a log-emission matrix and encode -inf for hmmlearn."""
+        check_is_fitted(self)
+        X = np.asarray(log_emission, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != N_STATES:
+            raise ValueError(f"log_emission must have shape (n_zones, {N_STATES}), got {X.shape}")
+        if not np.isfinite(X).all():
+            if np.isnan(X).any():
+                rows = np.flatnonzero(np.isnan(X).any(axis=1)).tolist()
+                raise ValueError(f"log_emission contains NaN in rows {rows}")
+            if np.isposinf(X).any():
+                rows = np.flatnonzero(np.isposinf(X).any(axis=1)).tolist()
+                raise ValueError(f"log_emission contains +inf in rows {rows}")
+            X = np.where(X == -np.inf, _LOG_ZERO, X)
+        return X
+
+    def _hmm(self) -> _LogEmissionHMM:
+        hmm = _LogEmissionHMM(n_components=N_STATES, implementation="log")
+        hmm.startprob_ = self.startprob_
+        hmm.transmat_ = self.transmat_
+        return hmm
+
+    @staticmethod
+    def _check_possible(log_prob: float) -> None:
+        if log_prob == -np.inf:
+            raise ValueError("no state path has non-zero probability under these emissions")

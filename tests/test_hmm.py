@@ -1,0 +1,370 @@
+"""Tests for scilabel.hmm: topology, supervised estimation, hmmlearn-backed decoding."""
+from __future__ import annotations
+
+import itertools
+import logging
+
+import joblib
+import numpy as np
+import pytest
+from scipy.special import logsumexp
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+from scilabel.hmm import (
+    ALLOWED_START,
+    ALLOWED_TRANSITIONS,
+    N_STATES,
+    ArticleHMM,
+    indices_to_states,
+    states_to_indices,
+)
+from scilabel.labels import LABELS, MAJOR_LABELS, STATE_INDEX, STATE_LABEL, STATES, labels_to_states
+
+S = STATE_INDEX
+
+
+def is_ordered(labels) -> bool:
+    """True when the page's components appear in order, each in one run (only references may be
+    interrupted by other zones: the References/BR loop)."""
+    ranks = [MAJOR_LABELS.index(lab) for lab in labels if lab != "other"]
+    if not all(a <= b for a, b in zip(ranks, ranks[1:])):
+        return False
+    runs = [lab for i, lab in enumerate(labels) if lab != "other" and (i == 0 or labels[i - 1] != lab)]
+    return all(runs.count(lab) == 1 for lab in set(runs) if lab != "references")
+
+
+def random_page(rng: np.random.Generator, max_runs: int = 12) -> list[str]:
+    """A random ordered label sequence: some components present, runs of zones, gaps."""
+    labels: list[str] = []
+    present = [lab for lab in MAJOR_LABELS if rng.random() < 0.7]
+    for lab in present:
+        if rng.random() < 0.5:
+            labels += ["other"] * int(rng.integers(1, 4))
+        labels += [lab] * int(rng.integers(1, 4))
+        if lab == "references":
+            for _ in range(int(rng.integers(0, max_runs))):
+                labels += ["other"] * int(rng.integers(0, 2)) + ["references"]
+    return labels + ["other"] * int(rng.integers(0, 4))
+
+
+def transitions(states) -> set[tuple[int, int]]:
+    idx = states_to_indices(states)
+    return set(zip(idx[:-1].tolist(), idx[1:].tolist()))
+
+
+def random_fitted_model(rng: np.random.Generator) -> ArticleHMM:
+    pages = [random_page(rng) for _ in range(int(rng.integers(1, 25)))]
+    model = ArticleHMM(smoothing=float(rng.uniform(0.05, 2.0)))
+    return model.fit(labels_to_states(p) for p in pages if p)
+
+
+def all_paths_log_prob(model: ArticleHMM, log_emission: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every one of the 16**T state paths and its joint log-probability."""
+    n = len(log_emission)
+    paths = np.array(list(itertools.product(range(N_STATES), repeat=n)))
+    with np.errstate(divide="ignore"):
+        log_start, log_trans = np.log(model.startprob_), np.log(model.transmat_)
+    score = log_start[paths[:, 0]] + log_emission[0, paths[:, 0]]
+    for t in range(1, n):
+        score = score + log_trans[paths[:, t - 1], paths[:, t]] + log_emission[t, paths[:, t]]
+    return paths, score
+
+
+# ---------------------------------------------------------------- topology
+
+
+def test_topology_is_exactly_what_labels_to_states_produces():
+    produced: set[tuple[int, int]] = set()
+    starts: set[int] = set()
+    for n in range(1, 5):
+        for labels in itertools.product(LABELS, repeat=n):
+            if is_ordered(labels):
+                states = labels_to_states(labels)
+                produced |= transitions(states)
+                starts.add(S[states[0]])
+    allowed = {tuple(ij) for ij in np.argwhere(ALLOWED_TRANSITIONS).tolist()}
+    assert produced == allowed
+    assert starts == set(np.flatnonzero(ALLOWED_START).tolist())
+
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        states = labels_to_states(random_page(rng, max_runs=30))
+        assert transitions(states) <= allowed
+
+
+def test_topology_spot_checks():
+    def ok(a: str, b: str) -> bool:
+        return bool(ALLOWED_TRANSITIONS[S[a], S[b]])
+
+    assert ALLOWED_TRANSITIONS.sum() == 74
+    # Only References may be re-entered after a gap (through BR); other components may not.
+    assert not ok("BTA", "Title") and not ok("BARH", "Abstract") and not ok("BRHR", "ReferenceHeading")
+    assert labels_to_states(["abstract", "other", "abstract"]) == ["Abstract", "BARH", "Abstract"]
+    assert ok("PreTitle", "References") and ok("Title", "References") and ok("BTA", "Abstract")
+    assert ok("References", "BR") and ok("BR", "References") and ok("References", "AR")
+    assert not ok("BR", "AR") and not ok("AR", "References") and not ok("AR", "BR")
+    assert not ok("BAA", "Title") and not ok("Title", "PreTitle") and not ok("Title", "BAA")
+    assert not ok("Authors", "BTA") and not ok("ReferenceHeading", "BR")
+    assert [STATES[i] for i in np.flatnonzero(ALLOWED_START)] == [
+        "PreTitle", "Title", "Authors", "Affiliations", "AbstractHeading", "Abstract",
+        "ReferenceHeading", "References",
+    ]
+
+
+def test_out_of_order_pages_produce_disallowed_transitions():
+    states = labels_to_states(["references", "title", "other"])
+    assert not ALLOWED_TRANSITIONS[S["References"], S["Title"]]
+    assert transitions(states) - {tuple(ij) for ij in np.argwhere(ALLOWED_TRANSITIONS).tolist()}
+
+
+# ---------------------------------------------------------------- estimation
+
+
+HAND_SEQUENCES = [
+    ["PreTitle", "Title", "BTA", "Authors"],
+    ["Title", "Title", "Authors", "BAA"],
+    ["PreTitle", "PreTitle", "Title", "Authors"],
+]
+
+
+def test_fit_without_smoothing_gives_hand_computed_matrix(caplog):
+    model = ArticleHMM(smoothing=0.0)
+    with caplog.at_level(logging.WARNING, logger="scilabel.hmm"):
+        model.fit(HAND_SEQUENCES)
+    assert model.n_sequences_ == 3 and model.n_dropped_transitions_ == 0
+
+    start = np.zeros(N_STATES)
+    start[S["PreTitle"]], start[S["Title"]] = 2 / 3, 1 / 3
+    np.testing.assert_allclose(model.startprob_, start)
+    T = model.transmat_
+    # PreTitle: ->Title x2, ->PreTitle x1.   Title: ->BTA, ->Title, ->Authors x2.
+    assert T[S["PreTitle"], S["Title"]] == pytest.approx(2 / 3)
+    assert T[S["PreTitle"], S["PreTitle"]] == pytest.approx(1 / 3)
+    assert T[S["Title"], S["BTA"]] == pytest.approx(1 / 4)
+    assert T[S["Title"], S["Title"]] == pytest.approx(1 / 4)
+    assert T[S["Title"], S["Authors"]] == pytest.approx(2 / 4)
+    assert T[S["BTA"], S["Authors"]] == 1.0
+    assert T[S["Authors"], S["BAA"]] == 1.0
+    # Rows never observed (e.g. Abstract) fall back to uniform over their allowed links.
+    row = T[S["Abstract"]]
+    np.testing.assert_allclose(row[ALLOWED_TRANSITIONS[S["Abstract"]]], 1 / 4)
+    assert "uniform" in caplog.text
+
+
+def test_fit_with_smoothing_hand_computed_and_only_on_allowed_links():
+    model = ArticleHMM(smoothing=0.5).fit(HAND_SEQUENCES)
+    T = model.transmat_
+    # Title row: counts BTA 1, Title 1, Authors 2; 8 allowed links -> total 4 + 8 * 0.5 = 8.
+    assert T[S["Title"], S["Authors"]] == pytest.approx(2.5 / 8)
+    assert T[S["Title"], S["BTA"]] == pytest.approx(1.5 / 8)
+    assert T[S["Title"], S["References"]] == pytest.approx(0.5 / 8)
+    # Start: PreTitle 2, Title 1; 8 allowed starts -> total 3 + 4 = 7.
+    assert model.startprob_[S["PreTitle"]] == pytest.approx(2.5 / 7)
+    assert model.startprob_[S["Authors"]] == pytest.approx(0.5 / 7)
+
+    assert np.all(T[~ALLOWED_TRANSITIONS] == 0.0)
+    assert np.all(T[ALLOWED_TRANSITIONS] > 0.0)
+    assert np.all(model.startprob_[~ALLOWED_START] == 0.0)
+    assert np.all(model.startprob_[ALLOWED_START] > 0.0)
+    np.testing.assert_allclose(T.sum(axis=1), 1.0)
+    assert model.startprob_.sum() == pytest.approx(1.0)
+
+
+def test_fit_drops_and_counts_out_of_order_transitions(caplog):
+    pages = [
+        ["title", "authors", "other", "references"],          # ordered
+        ["references", "title", "other", "authors"],          # References->Title
+        ["abstract", "other", "authors", "references", "title"],  # BARH->Authors, References->Title
+    ]
+    with caplog.at_level(logging.WARNING, logger="scilabel.hmm"):
+        model = ArticleHMM().fit(labels_to_states(p) for p in pages)
+    assert model.n_dropped_transitions_ == 3
+    assert "dropped 3 transitions" in caplog.text
+    assert model.transmat_[S["References"], S["Title"]] == 0.0
+    assert model.transmat_[S["BARH"], S["Authors"]] == 0.0
+    # A first state the chain cannot start in is dropped too.
+    assert ArticleHMM().fit([["BTA", "Authors"]]).n_dropped_transitions_ == 1
+
+
+def test_fit_rejects_bad_input():
+    with pytest.raises(ValueError, match="unknown states"):
+        ArticleHMM().fit([["Title", "Nonsense"]])
+    with pytest.raises(TypeError, match="single string"):
+        ArticleHMM().fit(["Title", "BTA"])
+    with pytest.raises(ValueError, match="non-empty"):
+        ArticleHMM().fit([[]])
+    with pytest.raises(ValueError, match="smoothing"):
+        ArticleHMM(smoothing=-1).fit(HAND_SEQUENCES)
+
+
+# ---------------------------------------------------------------- decoding
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_viterbi_equals_brute_force(n, seed):
+    rng = np.random.default_rng(100 * n + seed)
+    model = random_fitted_model(rng)
+    log_emission = rng.normal(scale=3.0, size=(n, N_STATES))
+    if seed % 2:  # some zero-probability emissions
+        log_emission[rng.random(log_emission.shape) < 0.3] = -np.inf
+    paths, score = all_paths_log_prob(model, log_emission)
+    best = int(np.argmax(score))
+    assert np.isfinite(score[best])
+    log_prob, path = model.decode(log_emission)
+    assert log_prob == pytest.approx(score[best], rel=1e-12, abs=1e-9)
+    np.testing.assert_array_equal(path, paths[best])
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_posteriors_equal_brute_force_marginals(n, seed):
+    rng = np.random.default_rng(200 * n + seed)
+    model = random_fitted_model(rng)
+    log_emission = rng.normal(scale=3.0, size=(n, N_STATES))
+    if seed % 2:
+        log_emission[rng.random(log_emission.shape) < 0.3] = -np.inf
+    paths, score = all_paths_log_prob(model, log_emission)
+    weight = np.exp(score - logsumexp(score))
+    expected = np.zeros((n, N_STATES))
+    for t in range(n):
+        np.add.at(expected[t], paths[:, t], weight)
+    posteriors = model.posteriors(log_emission)
+    np.testing.assert_allclose(posteriors, expected, atol=1e-10)
+    assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_no_disallowed_transition_is_decoded(seed):
+    rng = np.random.default_rng(seed)
+    model = random_fitted_model(rng)
+    n = int(rng.integers(20, 300))
+    log_emission = rng.normal(scale=float(rng.choice([1.0, 10.0, 100.0])), size=(n, N_STATES))
+    if seed % 3 == 0:  # emissions that favour out-of-order states
+        log_emission[:, S["AR"]] += 50.0 * (np.arange(n) < n // 2)
+    _, path = model.decode(log_emission)
+    assert ALLOWED_START[path[0]]
+    assert ALLOWED_TRANSITIONS[path[:-1], path[1:]].all()
+    posteriors = model.posteriors(log_emission)
+    assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
+    np.testing.assert_allclose(posteriors.sum(axis=1), 1.0)
+
+
+TRAINING_PAGES = [
+    ["other", "title", "other", "authors", "affiliations", "other", "abstract_heading",
+     "abstract", "abstract", "other", "references_heading", "references", "other",
+     "references", "references", "other", "other"],
+    ["title", "authors", "other", "affiliations", "abstract", "other", "references",
+     "references", "other"],
+    ["other", "other", "title", "authors", "abstract_heading", "abstract", "other", "other"],
+]
+
+MISSING_COMPONENT_PAGES = {
+    "no affiliations": ["other", "title", "other", "authors", "other", "abstract_heading",
+                        "abstract", "other", "references_heading", "references", "other"],
+    "no abstract heading": ["title", "authors", "affiliations", "other", "abstract", "other",
+                            "references", "other", "references", "other"],
+    "no references": ["other", "title", "authors", "other", "affiliations", "abstract_heading",
+                      "abstract", "other", "other"],
+    "no title": ["other", "authors", "other", "abstract", "other", "references"],
+    "references only": ["references", "other", "other", "references", "other"],
+    "no heading before references": ["title", "other", "abstract", "other", "references",
+                                     "references", "other"],
+    "nothing but other": ["other", "other", "other"],
+}
+
+
+@pytest.mark.parametrize("name", list(MISSING_COMPONENT_PAGES))
+def test_missing_components_decode(name):
+    labels = MISSING_COMPONENT_PAGES[name]
+    model = ArticleHMM().fit(labels_to_states(p) for p in TRAINING_PAGES)
+    # Emissions only say which *label* a zone has; the topology must pick the gap states.
+    log_emission = np.array([[0.0 if STATE_LABEL[s] == lab else -20.0 for s in STATES]
+                             for lab in labels])
+    _, path = model.decode(log_emission)
+    assert indices_to_states(path) == labels_to_states(labels)
+    posteriors = model.posteriors(log_emission)
+    np.testing.assert_array_equal(posteriors.argmax(axis=1), path)
+
+
+def test_split_component_is_dropped_in_fit_and_never_decoded_backwards():
+    split = ["title", "authors", "abstract", "other", "abstract", "other", "references"]
+    model = ArticleHMM().fit([labels_to_states(split)] + [labels_to_states(p) for p in TRAINING_PAGES])
+    assert model.n_dropped_transitions_ == 1  # BARH -> Abstract
+    log_emission = np.array([[0.0 if STATE_LABEL[s] == lab else -20.0 for s in STATES] for lab in split])
+    _, path = model.decode(log_emission)
+    assert transitions(indices_to_states(path)) <= {tuple(ij) for ij in np.argwhere(ALLOWED_TRANSITIONS).tolist()}
+
+
+def test_impossible_emissions_raise():
+    model = ArticleHMM().fit(labels_to_states(p) for p in TRAINING_PAGES)
+    log_emission = np.full((2, N_STATES), -np.inf)
+    log_emission[0, S["AR"]] = 0.0  # AR cannot start a page
+    log_emission[1, S["Title"]] = 0.0
+    with pytest.raises(ValueError, match="non-zero probability"):
+        model.decode(log_emission)
+    with pytest.raises(ValueError, match="non-zero probability"):
+        model.posteriors(log_emission)
+
+
+def test_decode_input_validation():
+    model = ArticleHMM().fit(HAND_SEQUENCES)
+    with pytest.raises(ValueError, match=r"shape \(n_zones, 16\)"):
+        model.decode(np.zeros((3, 15)))
+    with pytest.raises(ValueError, match=r"shape \(n_zones, 16\)"):
+        model.decode(np.zeros(16))
+    bad = np.zeros((3, N_STATES))
+    bad[1, 4] = np.nan
+    with pytest.raises(ValueError, match=r"NaN in rows \[1\]"):
+        model.posteriors(bad)
+    bad[1, 4] = np.inf
+    with pytest.raises(ValueError, match=r"\+inf in rows \[1\]"):
+        model.decode(bad)
+    with pytest.raises(NotFittedError):
+        ArticleHMM().decode(np.zeros((3, N_STATES)))
+    log_prob, path = model.decode(np.zeros((0, N_STATES)))
+    assert log_prob == 0.0 and path.shape == (0,)
+    assert model.posteriors(np.zeros((0, N_STATES))).shape == (0, N_STATES)
+
+
+def test_decode_accepts_lists_and_does_not_modify_input():
+    model = ArticleHMM().fit(labels_to_states(p) for p in TRAINING_PAGES)
+    log_emission = np.random.default_rng(3).normal(size=(6, N_STATES))
+    log_emission[:, S["BR"]] = -np.inf
+    before = log_emission.copy()
+    lp_array, path_array = model.decode(log_emission)
+    lp_list, path_list = model.decode(log_emission.tolist())
+    np.testing.assert_array_equal(log_emission, before)
+    assert lp_array == lp_list
+    np.testing.assert_array_equal(path_array, path_list)
+    assert S["BR"] not in path_array
+
+
+def test_clone_and_joblib_round_trip_decode_identically(tmp_path):
+    pages = [labels_to_states(p) for p in TRAINING_PAGES]
+    model = ArticleHMM(smoothing=0.3).fit(pages)
+    log_emission = np.random.default_rng(7).normal(scale=5.0, size=(50, N_STATES))
+
+    cloned = clone(model)
+    assert cloned.get_params() == {"smoothing": 0.3}
+    with pytest.raises(NotFittedError):
+        cloned.decode(log_emission)
+    cloned.fit(pages)
+
+    joblib.dump(model, tmp_path / "hmm.joblib")
+    loaded = joblib.load(tmp_path / "hmm.joblib")
+
+    expected_lp, expected_path = model.decode(log_emission)
+    for other in (cloned, loaded):
+        lp, path = other.decode(log_emission)
+        assert lp == expected_lp
+        np.testing.assert_array_equal(path, expected_path)
+        np.testing.assert_array_equal(other.posteriors(log_emission),
+                                      model.posteriors(log_emission))
+        np.testing.assert_array_equal(other.transmat_, model.transmat_)
+
+
+def test_state_name_helpers_round_trip():
+    assert indices_to_states(states_to_indices(STATES)) == list(STATES)
+    assert indices_to_states(np.array([0, 1, 15])) == ["PreTitle", "Title", "AR"]
