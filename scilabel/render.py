@@ -42,6 +42,7 @@ _LAUNCH_ARGS = [
     "--disable-quic",
     "--no-first-run",
     "--mute-audio",
+    "--disable-features=BackForwardCache",
     # Defence in depth behind request interception: resolve no host names and send
     # whatever escapes interception to a closed local port.
     "--host-resolver-rules=MAP * ~NOTFOUND",
@@ -49,6 +50,8 @@ _LAUNCH_ARGS = [
     "--proxy-bypass-list=<-loopback>",
 ]
 _MAX_SCREENSHOT_HEIGHT = 16000
+#: A rendering tab is replaced after this many pages, so no per-tab state can accumulate.
+_RENDERS_PER_TAB = 50
 _MAX_BLOCKED_URLS_KEPT = 50
 
 
@@ -134,6 +137,7 @@ class Renderer:
         self._browser: Browser | None = None
         self._contexts: dict[bool, BrowserContext] = {}
         self._pages: dict[bool, Page] = {}
+        self._page_uses: dict[bool, int] = {}
         self._served: dict[str, bytes] = {}
         self._blocked: list[str] = []
 
@@ -276,8 +280,13 @@ class Renderer:
     async def _page(self, javascript: bool) -> Page:
         """The page used for rendering, reused across renders (each navigation gets a fresh document)."""
         page = self._pages.get(javascript)
+        if page is not None and self._page_uses[javascript] >= _RENDERS_PER_TAB:
+            await self._discard_page(javascript, "tab recycling")
+            page = None
         if page is None or page.is_closed():
             page = self._pages[javascript] = await (await self._context(javascript)).new_page()
+            self._page_uses[javascript] = 0
+        self._page_uses[javascript] += 1
         return page
 
     async def _discard_page(self, javascript: bool, name: str) -> None:
