@@ -3,7 +3,8 @@
 // Text row:    [3, parent, text, x, y, w, h]  (box = union of the text's line boxes; w = h = 0 when it has none)
 // Coordinates are CSS px relative to the document. Iterative, so arbitrarily deep trees are safe.
 () => {
-  const SKIP = new Set(["script", "style", "noscript", "template", "head", "iframe", "object", "embed"]);
+  // <object> is not skipped: its children are fallback content, shown because its own load is blocked.
+  const SKIP = new Set(["script", "style", "noscript", "template", "head", "iframe"]);
   const KEEP_ATTRS = ["id", "class", "href"];
   const sx = window.scrollX, sy = window.scrollY;
   const range = document.createRange();

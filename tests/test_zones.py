@@ -109,3 +109,10 @@ def test_zones_frame_has_one_row_per_zone(renderer):
 def test_empty_page_has_no_zones(zones_of):
     assert zones_of("") == []
     assert zones_of("<html><body>  </body></html>") == []
+
+
+def test_object_fallback_content_is_read(zones_of):
+    # a self-closed <object/> is not void in HTML: what follows becomes its fallback content,
+    # which the browser shows because the object's own resource is blocked
+    zones = zones_of('<div><object data="x.svg" type="image/svg+xml"/><p>Article title</p><p>Body</p></div>')
+    assert [z.text for z in zones] == ["Article title", "Body"]

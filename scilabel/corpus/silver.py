@@ -1,0 +1,309 @@
+"""Silver labels for real publisher pages: align the page's own metadata tags with its zones.
+
+A publisher page declares its title, authors, institutions, abstract and sometimes references in
+``citation_*`` / ``dc.*`` meta tags. Each value is matched to the visible zones by fuzzy string
+alignment (rapidfuzz); matched zones take the field's label, everything else is ``other``. Labels
+are only as complete as the meta tags: a page's ``fields`` says which labels its tags covered, and
+evaluation on silver pages scores only those. Each field gets a match score in [0, 1] and the page
+a confidence, the mean over its covered fields.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from rapidfuzz import fuzz
+from tqdm import tqdm
+
+from ..cache import cached_zones
+from ..labels import LABELS
+from ..metatags import PageMeta, read_meta
+from ..overlay import draw_overlay
+from ..render import Renderer
+from ..sources import load_source
+from ..zones import collect_zones
+from .dataset import write_dataset
+
+log = logging.getLogger(__name__)
+
+_HEADING_ABSTRACT = re.compile(r"^(abstract|summary|synopsis)$")
+_HEADING_REFERENCES = re.compile(
+    r"^(references?|bibliography|literature cited|cited literature|references and notes|notes and references|works cited)$"
+)
+_CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
+               "ma", "mph", "dphil", "rn", "mbbs", "frcp", "dr", "prof", "jr", "sr"}
+
+
+def normalise(text: str) -> str:
+    """Lower case, accents and punctuation removed, single spaces."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+@dataclass
+class SilverResult:
+    """Labels for a page's zones and how well each metadata field was found."""
+
+    labels: list[str]
+    scores: dict[str, float] = field(default_factory=dict)  #: field -> match score in [0, 1]
+
+    @property
+    def fields(self) -> list[str]:
+        """Labels the page's metadata covered (scored even when not found)."""
+        return list(self.scores)
+
+    @property
+    def confidence(self) -> float:
+        return sum(self.scores.values()) / len(self.scores) if self.scores else 0.0
+
+
+def silver_labels(texts: list[str], meta: PageMeta) -> SilverResult:
+    """Label zones (given by their texts, in reading order) from the page's metadata."""
+    norm = [normalise(t) for t in texts]
+    labels = ["other"] * len(texts)
+    result = SilverResult(labels)
+    title_at = _align_title(norm, meta.title, result) if meta.title else None
+    start = title_at if title_at is not None else 0
+    if meta.authors:
+        _align_authors(norm, meta.authors, start, result)
+    if meta.institutions:
+        _align_institutions(norm, meta.institutions, result)
+    if len(meta.abstract) >= 100:
+        _align_abstract(norm, meta.abstract, start, result)
+    titles = [r["title"][0] for r in meta.references if r.get("title")]
+    if len(titles) >= 3:
+        _align_references(norm, titles, start, result)
+    return result
+
+
+def _align_title(norm: list[str], title: str, result: SilverResult) -> int | None:
+    target = normalise(title)
+    best, best_at, best_len = 0.0, None, 1
+    for i in range(len(norm)):
+        for n in (1, 2, 3):
+            if i + n > len(norm):
+                break
+            window = " ".join(norm[i:i + n])
+            if len(window) > 1.5 * len(target) + 10:
+                break
+            score = fuzz.ratio(window, target)
+            if score > best:
+                best, best_at, best_len = score, i, n
+    result.scores["title"] = best / 100 if best >= 90 else 0.0
+    if best < 90 or best_at is None:
+        return None
+    for j in range(best_at, best_at + best_len):
+        result.labels[j] = "title"
+    return best_at
+
+
+def _surname(name: str) -> str:
+    """Last token of the family name, for "Family, Given" and "Given Family" forms alike."""
+    parts = normalise(name.split(",")[0] if "," in name else name).split()
+    return parts[-1] if parts else ""
+
+
+def _align_authors(norm: list[str], authors: list[str], start: int, result: SilverResult) -> None:
+    surnames = {s for s in map(_surname, authors) if s}
+    name_tokens = {tok for a in authors for tok in normalise(a).split()}
+    candidates = []
+    for i in range(start, len(norm)):
+        if result.labels[i] != "other":
+            continue
+        tokens = norm[i].split()
+        if not tokens or len(tokens) > 12 * max(1, len(authors)) + 10:
+            continue
+        found = surnames & set(tokens)
+        if not found:
+            continue
+        covered = sum(1 for t in tokens if t in name_tokens or t in _CONNECTORS or t.isdigit() or len(t) == 1)
+        if covered / len(tokens) >= 0.7 and (len(found) >= min(2, len(surnames)) or len(tokens) <= 6):
+            candidates.append((i, found))
+    if not candidates:
+        result.scores["authors"] = 0.0
+        return
+    # clusters of author zones (no more than 6 zones apart); the one naming most authors wins, then the first
+    clusters: list[list[tuple[int, set[str]]]] = [[candidates[0]]]
+    for i, found in candidates[1:]:
+        if i - clusters[-1][-1][0] > 6:
+            clusters.append([])
+        clusters[-1].append((i, found))
+    best = max(clusters, key=lambda c: len(set().union(*(f for _, f in c))))
+    for i, _ in best:
+        result.labels[i] = "authors"
+    result.scores["authors"] = len(set().union(*(f for _, f in best))) / len(surnames)
+
+
+def _split_institutions(institutions: list[str]) -> list[str]:
+    parts = []
+    for inst in institutions:
+        parts += [p.strip() for p in inst.split(";") if len(p.strip()) > 10] if inst.count(";") >= 1 and len(inst) > 200 else [inst]
+    return list(dict.fromkeys(parts))
+
+
+def _align_institutions(norm: list[str], institutions: list[str], result: SilverResult) -> None:
+    insts = _split_institutions(institutions)
+    found = 0
+    for inst in insts:
+        target = normalise(inst)
+        n_tokens = len(target.split())
+        best, best_at = 0.0, None
+        for i, text in enumerate(norm):
+            if result.labels[i] not in ("other", "affiliations") or not text:
+                continue
+            if len(text.split()) > 2 * n_tokens + 6:
+                continue
+            score = fuzz.token_set_ratio(text, target) if len(text.split()) >= 2 else 0.0
+            if score > best:
+                best, best_at = score, i
+        if best >= 88 and best_at is not None:
+            result.labels[best_at] = "affiliations"
+            found += 1
+    result.scores["affiliations"] = found / len(insts)
+
+
+def _align_abstract(norm: list[str], abstract: str, start: int, result: SilverResult) -> None:
+    truncated = abstract.rstrip().endswith(("\u2026", "..."))  # description tags often cut the abstract
+    target = normalise(abstract.rstrip().rstrip(".\u2026"))
+    matches = []
+    for i in range(start, len(norm)):
+        text = norm[i]
+        if result.labels[i] != "other" or len(text.split()) < 5:
+            continue
+        if len(text) >= len(target):  # the tag holds the zone's beginning: a cut abstract
+            if fuzz.ratio(text[:len(target)], target) >= (90 if truncated else 95):
+                matches.append(i)
+        elif fuzz.partial_ratio(text, target) >= 90:
+            matches.append(i)
+    if not matches:
+        result.scores["abstract"] = 0.0
+        return
+    # the run of matching zones (gaps of short zones such as "Methods:" allowed) covering most text
+    runs: list[list[int]] = [[matches[0]]]
+    for i in matches[1:]:
+        gap = range(runs[-1][-1] + 1, i)
+        if all(len(norm[j].split()) <= 3 for j in gap) and len(gap) <= 2:
+            runs[-1] += list(gap) + [i]
+        else:
+            runs.append([i])
+    best = max(runs, key=lambda run: sum(len(norm[j]) for j in run))
+    for j in best:
+        result.labels[j] = "abstract"
+    covered = sum(len(norm[j]) for j in best)
+    result.scores["abstract"] = min(1.0, covered / max(1, len(target)))
+    # the heading, found back over at most three short section labels of a structured abstract
+    between: list[int] = []
+    j = best[0] - 1
+    while j >= 0 and result.labels[j] == "other" and len(between) <= 3:
+        if _HEADING_ABSTRACT.match(norm[j]):
+            result.labels[j] = "abstract_heading"
+            for k in between:
+                result.labels[k] = "abstract"
+            break
+        if len(norm[j].split()) > 3:
+            break
+        between.append(j)
+        j -= 1
+
+
+def _align_references(norm: list[str], titles: list[str], start: int, result: SilverResult) -> None:
+    found = 0
+    first = None
+    for title in titles:
+        target = normalise(title)
+        if len(target) < 15:
+            continue
+        for i in range(start, len(norm)):
+            text = norm[i]
+            if result.labels[i] not in ("other", "references") or len(text) < len(target):
+                continue
+            if len(text) < 4 * len(target) + 200 and fuzz.partial_ratio(target, text) >= 92:
+                result.labels[i] = "references"
+                found += 1
+                first = i if first is None else min(first, i)
+                break
+    result.scores["references"] = found / len(titles)
+    if first is not None:
+        for j in range(first - 1, max(-1, first - 4), -1):
+            if result.labels[j] == "other" and _HEADING_REFERENCES.match(norm[j]):
+                result.labels[j] = "references_heading"
+                break
+
+
+def publisher_key(meta: PageMeta, page: Path) -> str:
+    """The publisher a page belongs to, for publisher-disjoint splits: DOI prefix, else declared publisher,
+    else the page's folder."""
+    match = re.search(r"\b10\.\d{4,9}", meta.doi)
+    if match:
+        return f"doi:{match.group(0)}"
+    if meta.publisher:
+        return f"publisher:{normalise(meta.publisher)[:40]}"
+    return f"folder:{page.parent.name}"
+
+
+def publisher_split(key: str, test_share: float = 0.5) -> str:
+    """Deterministic train/test assignment of a publisher (never both)."""
+    bucket = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+    return "test" if bucket < test_share else "train"
+
+
+def build_silver(
+    pages_dir: Path, out_dir: Path, workers: int = 1, overlays: int = 12, timeout: float = 10.0
+) -> pd.DataFrame:
+    """Render every page under ``pages_dir``, label its zones from its meta tags, and write
+    ``zones.parquet`` (all zones with ``page``, ``split``, ``group`` and ``label``), ``manifest.csv``
+    (one row per page) and label overlays for a sample of pages. Returns the manifest."""
+    pages_dir, out_dir = Path(pages_dir), Path(out_dir)
+    paths = sorted(p for p in pages_dir.rglob("*") if p.suffix.lower() in (".html", ".htm", ".xhtml") and p.is_file())
+    if not paths:
+        raise ValueError(f"{pages_dir}: no HTML pages found")
+    frames, rows = [], []
+    for cached in cached_zones(paths, out_dir / "cache", workers=workers, timeout=timeout):
+        page_id = str(cached.path.relative_to(pages_dir))
+        if cached.zones is None:
+            rows.append({"page": page_id, "error": cached.error})
+            continue
+        meta = read_meta(load_source(cached.path).html)
+        frame = cached.zones
+        result = silver_labels(frame["text"].tolist(), meta)
+        group = publisher_key(meta, cached.path)
+        split = publisher_split(group)
+        frame = frame.assign(page=page_id, split=split, group=group, label=result.labels)
+        frames.append(frame)
+        counts = frame["label"].value_counts()
+        rows.append({
+            "page": page_id, "group": group, "split": split, "zones": len(frame),
+            "fields": " ".join(result.fields), "confidence": round(result.confidence, 3),
+            **{f"score_{k}": round(v, 3) for k, v in result.scores.items()},
+            **{f"zones_{label}": int(counts.get(label, 0)) for label in LABELS},
+            "error": None,
+        })
+    manifest = pd.DataFrame(rows)
+    write_dataset(out_dir, pd.concat(frames, ignore_index=True), manifest)
+    if overlays:
+        _draw_sample(pages_dir, out_dir / "overlays", manifest, overlays, timeout)
+    return manifest
+
+
+def _draw_sample(pages_dir: Path, folder: Path, manifest: pd.DataFrame, n: int, timeout: float) -> None:
+    """Overlays for ``n`` pages spread over the sources, among pages with at least one silver field.
+
+    Each page is rendered again for its screenshot and labelled afresh from that render, so the
+    boxes match the picture even where a page's scripts make renders differ.
+    """
+    labelled = manifest[manifest["fields"].fillna("") != ""].sort_values("page")
+    step = max(1, len(labelled) // n)
+    sample = labelled["page"].tolist()[::step][:n]
+    with Renderer(timeout=timeout) as renderer:
+        for page_id in tqdm(sample, desc="overlays"):
+            shot = folder / (re.sub(r"[^A-Za-z0-9._-]", "_", page_id) + ".png")
+            page = renderer.render(pages_dir / page_id, screenshot=shot)
+            zones = collect_zones(page)
+            result = silver_labels([z.text for z in zones], read_meta(page.html))
+            draw_overlay(shot, [(z.bbox, label) for z, label in zip(zones, result.labels)], shot)

@@ -1,0 +1,86 @@
+"""Silver labels: aligning a page's meta tags with its zones."""
+from pathlib import Path
+
+import pandas as pd
+
+from scilabel.corpus.silver import build_silver, publisher_key, publisher_split, silver_labels
+from scilabel.metatags import PageMeta
+
+ABSTRACT = ("We measured how deep the roots of field beans grow when water is scarce, in three dry seasons "
+            "and two soils. Roots reached deeper layers under drought, and nodules moved down with them.")
+TEXTS = [
+    "Journal of Field Botany",                                          # 0 banner
+    "Cite this: A. Okafor, M. Lee. Root growth of Vicia faba under drought. J Field Bot 2020",  # 1
+    "Root Growth of Vicia faba Under Drought",                          # 2 title
+    "Ada Okafor, PhD",                                                  # 3 authors (one per line)
+    "Min-jun Lee 1 *",                                                  # 4
+    "1 Dept. of Botany, Riverside College, Riverside, USA",             # 5 affiliation
+    "Abstract",                                                         # 6 heading
+    "Background",                                                       # 7 structured section label
+    ABSTRACT[:100],                                                     # 8 abstract part 1
+    ABSTRACT[100:],                                                     # 9 abstract part 2
+    "Introduction",                                                     # 10
+    "Okafor and Lee studied beans before [1].",                         # 11 body mentioning authors
+    "References",                                                       # 12
+    "Smith A, Jones B. Deep roots in dry soils of the northern plains. Plant J. 2001;4:1-9.",  # 13
+    "[PubMed] [Google Scholar]",                                        # 14
+    "Brown C. Nodules and water: a field guide to legumes. Soil Sci. 2003;7:22-30.",  # 15
+    "Green D. Three seasons of drought in bean fields. Agron Lett. 2005;2:3-5.",  # 16
+]
+META = PageMeta(
+    title="Root growth of Vicia faba under drought",
+    authors=["Okafor, Ada", "Lee, Min-jun"],
+    institutions=["Dept. of Botany, Riverside College, Riverside, USA"],
+    abstract=ABSTRACT,
+    references=[{"title": ["Deep roots in dry soils of the northern plains"]},
+                {"title": ["Nodules and water: a field guide to legumes"]},
+                {"title": ["Three seasons of drought in bean fields"]}],
+)
+
+
+def test_aligns_every_field_and_leaves_the_rest_other():
+    result = silver_labels(TEXTS, META)
+    expected = ["other", "other", "title", "authors", "authors", "affiliations", "abstract_heading",
+                "abstract", "abstract", "abstract", "other", "other", "references_heading", "references",
+                "other", "references", "references"]
+    assert result.labels == expected
+    assert result.fields == ["title", "authors", "affiliations", "abstract", "references"]
+    assert result.confidence == 1.0
+
+
+def test_truncated_description_matches_the_zone_it_starts():
+    meta = PageMeta(abstract=ABSTRACT[:120] + "\u2026")
+    texts = ["Summary", ABSTRACT, "Body text that follows the abstract and says other things entirely."]
+    assert silver_labels(texts, meta).labels == ["abstract_heading", "abstract", "other"]
+
+
+def test_missing_fields_score_zero_and_label_nothing():
+    result = silver_labels(["Some page", "Nothing matches here at all"], PageMeta(title="A quite different title", authors=["Doe, Jane"]))
+    assert result.labels == ["other", "other"]
+    assert result.scores == {"title": 0.0, "authors": 0.0}
+    assert silver_labels(["x"], PageMeta()).fields == []
+
+
+def test_publisher_split_is_deterministic_and_disjoint():
+    key = publisher_key(PageMeta(doi="10.1371/journal.pone.0000001"), Path("a/b.html"))
+    assert key == "doi:10.1371"
+    assert publisher_key(PageMeta(), Path("pages/acs/x.html")) == "folder:acs"
+    assert publisher_split(key) == publisher_split(key) in ("train", "test")
+
+
+def test_build_silver_writes_zones_manifest_and_overlays(tmp_path):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    head = "".join(f'<meta name="citation_author" content="{a}">' for a in META.authors)
+    body = "".join(f"<p>{t}</p>" for t in TEXTS)
+    (pages / "one.html").write_text(
+        f'<html><head><meta name="citation_title" content="{META.title}">{head}'
+        f'<meta name="citation_doi" content="10.5555/x"></head><body>{body}</body></html>')
+    (pages / "broken.html").write_bytes(b"\x00\x01\x02" * 100)
+    manifest = build_silver(pages, tmp_path / "out", workers=1, overlays=1)
+    ok = manifest.set_index("page").loc["one.html"]
+    assert ok["fields"] == "title authors" and ok["confidence"] == 1.0 and ok["zones_title"] == 1
+    assert "binary content" in manifest.set_index("page").loc["broken.html", "error"]
+    zones = pd.read_parquet(tmp_path / "out" / "zones.parquet")
+    assert zones.loc[zones["label"] == "authors", "text"].tolist() == ["Ada Okafor, PhD", "Min-jun Lee 1 *"]
+    assert (tmp_path / "out" / "overlays" / "one.html.png").read_bytes()[:4] == b"\x89PNG"
