@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
+
+import pandas as pd
 
 from . import __version__
 from .atomic import write_text
@@ -80,6 +84,148 @@ def cmd_render(args: argparse.Namespace) -> None:
     _emit(json.dumps(summary, indent=2, ensure_ascii=False), args.output)
 
 
+def _default_data() -> Path:
+    return Path(os.environ.get("SCILABEL_DATA", "../shared/data"))
+
+
+def _existing_dir(path: Path, what: str) -> Path:
+    if not path.is_dir():
+        raise CommandError(f"{path}: no such directory ({what})")
+    return path
+
+
+def cmd_corpus_generate(args: argparse.Namespace) -> None:
+    """Generate labelled pages from JATS articles, render them, and count zones per label."""
+    from .corpus.dataset import render_generated
+    from .corpus.generate import generate_corpus
+
+    generate_corpus(_existing_dir(args.jats, "JATS articles"), args.out, seed=args.seed, families=args.families)
+    manifest = render_generated(args.out, workers=args.workers, timeout=args.timeout)
+    table = manifest.groupby(["split", "family"]).size().rename("pages").reset_index()
+    print(table.to_string(index=False))
+    print(manifest[[c for c in manifest.columns if c.startswith("zones_")]].sum().to_string())
+
+
+def cmd_corpus_silver(args: argparse.Namespace) -> None:
+    """Label real publisher pages from their own meta tags."""
+    from .corpus.silver import build_silver
+
+    manifest = build_silver(_existing_dir(args.pages, "publisher pages"), args.out, workers=args.workers,
+                            overlays=args.overlays, timeout=args.timeout)
+    scores = manifest[[c for c in manifest.columns if c.startswith("score_")]]
+    print(f"pages: {len(manifest)}, with silver labels: {int((manifest['fields'].fillna('') != '').sum())}, "
+          f"failed: {int(manifest['error'].notna().sum())}")
+    print(pd.DataFrame({"pages": scores.notna().sum(), "found": (scores > 0).sum(), "mean score": scores.mean().round(3)}).to_string())
+    print(manifest[[c for c in manifest.columns if c.startswith("zones_")]].sum().to_string())
+
+
+def cmd_corpus_medline(args: argparse.Namespace) -> None:
+    """Build the per-field text collections the Naive Bayes word model is trained on."""
+    from .corpus.collections import build_field_collections, jats_front_rows, write_collections
+
+    data = _existing_dir(args.data, "shared data")
+    extra = jats_front_rows(_existing_dir(args.jats, "JATS articles"), seed=args.seed) if args.jats else ()
+    frame = build_field_collections(data, extra=extra)
+    write_collections(frame, args.out)
+    print(frame.groupby("field").size().rename("rows").to_string())
+
+
+def _resolve_model(spec: str | None) -> Path:
+    from .persistence import DEFAULT_MODEL_NAMES, default_model_path
+
+    if spec is None or spec in DEFAULT_MODEL_NAMES:
+        return default_model_path(spec or "nb")
+    return Path(spec)
+
+
+def _pages_in(target: str) -> list[str]:
+    path = Path(target)
+    if path.is_dir():
+        pages = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in (".html", ".htm", ".xhtml") and p.is_file())
+        if not pages:
+            raise CommandError(f"{path}: no HTML pages in this directory")
+        return pages
+    return [target]
+
+
+def cmd_label(args: argparse.Namespace) -> int:
+    """Label the zones of a page, a URL, or every page of a directory."""
+    from .output import page_tsv
+    from .persistence import load_model
+    from .pipeline import label_page
+
+    labeler = load_model(_resolve_model(args.model))
+    pages = _pages_in(args.page)
+    many = len(pages) > 1
+    failed, chunks = 0, []
+    with Renderer(timeout=args.timeout) as renderer:
+        for page in pages:
+            overlay = None
+            if args.overlay:
+                overlay = args.overlay / (Path(page).stem + ".png") if many else args.overlay
+            try:
+                record = label_page(renderer, labeler, page, overlay=overlay)
+            except PageError as exc:
+                if not many:
+                    raise
+                failed += 1
+                print(f"scilabel: skipped: {exc}", file=sys.stderr)
+                continue
+            if args.format == "tsv":
+                chunks.append(page_tsv(record) if not many else f"# {record['source']}\n" + page_tsv(record))
+            else:
+                chunks.append(json.dumps(record, ensure_ascii=False, indent=None if many else 2) + "\n")
+    _emit("".join(chunks), args.output)
+    if failed:
+        print(f"scilabel: {failed} of {len(pages)} pages failed", file=sys.stderr)
+        return 3
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> None:
+    """Train a labeller on dataset folders and save it with its model card."""
+    from .training import train_labeler
+
+    labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, workers=args.workers)
+    print(json.dumps(labeler.model_card_, indent=2))
+
+
+def cmd_evaluate(args: argparse.Namespace) -> None:
+    """Score models side by side per label, zone and token level; write tables and pictures."""
+    from .evaluation import evaluate, plot_confusion
+    from .persistence import load_model
+    from .training import ensure_rendered
+
+    systems = {}
+    for spec in args.model:
+        labeler = load_model(_resolve_model(spec))
+        name = labeler.model_card_.get("name", Path(spec).stem) if hasattr(labeler, "model_card_") else Path(spec).stem
+        systems[name] = _labeler_system(labeler)
+        if args.ablation:  # same fitted emissions, zones labelled independently
+            systems[name + " (no HMM)"] = _labeler_system(copy.copy(labeler).set_params(sequence=False))
+    for folder in args.data:
+        ensure_rendered(folder)
+    result = evaluate(systems, args.data, split=args.split)
+    pd.set_option("display.width", 200)
+    print(f"split: {args.split}   F-measure per label (%), zone and token level")
+    print(result.summary.to_string(index=False))
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_text(args.out / "summary.csv", result.summary.to_csv(index=False))
+        write_text(args.out / "summary.json", result.summary.to_json(orient="records", indent=2))
+        write_text(args.out / "by_group.csv", result.by_group.to_csv(index=False))
+        write_text(args.out / "details.csv", result.details.to_csv(index=False))
+        write_text(args.out / "worst_pages.csv", result.worst_pages.to_csv(index=False))
+        for name, table in result.confusions.items():
+            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+            plot_confusion(table, f"{name} ({args.split})", args.out / f"confusion_{safe}.png")
+        print(f"tables and confusion matrices in {args.out}")
+
+
+def _labeler_system(labeler):
+    return lambda frame: labeler.label_pages(frame)[0].labels
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scilabel", description="Label the zones of scholarly article web pages.")
     parser.add_argument("--version", action="version", version=f"scilabel {__version__}")
@@ -99,6 +245,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("table", "jsonl"), default="table")
     p = page_command("render", cmd_render, "render a page and report what the browser laid out")
     p.add_argument("--screenshot", type=Path, help="save a full-page PNG screenshot here")
+
+    p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory")
+    p.add_argument("--model", help="model file, or nb / svm for the shipped models (default: nb, or $SCILABEL_MODEL)")
+    p.add_argument("--format", choices=("json", "tsv"), default="json")
+    p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
+
+    p = sub.add_parser("train", help="train a labeller on dataset folders")
+    p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
+    p.add_argument("--emission", choices=("nb", "svm"), default="nb")
+    p.add_argument("--collections", type=Path, help="field collections Parquet (scilabel corpus medline) for the word model")
+    p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
+    p.add_argument("--workers", type=int, default=2, help="rendering processes for datasets not yet rendered")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("evaluate", help="score models per label on dataset folders")
+    p.add_argument("--model", nargs="+", default=["nb"], help="model files, or nb / svm for the shipped ones")
+    p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
+    p.add_argument("--split", default="test", help="which split to score (default test)")
+    p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")
+    p.add_argument("--out", type=Path, help="folder for CSV/JSON tables and confusion matrices")
+    p.set_defaults(func=cmd_evaluate)
+
+    corpus = sub.add_parser("corpus", help="build labelled data").add_subparsers(dest="corpus_command", required=True, metavar="KIND")
+    p = corpus.add_parser("generate", help="labelled pages from JATS articles through the page-template families")
+    p.add_argument("--jats", type=Path, default=_default_data() / "jats", help="folder of JATS/NLM XML articles")
+    p.add_argument("--out", type=Path, required=True, help="output folder (pages, manifest.csv, zones.parquet)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--families", nargs="+", help="only these families (default: all)")
+    p.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.set_defaults(func=cmd_corpus_generate)
+    p = corpus.add_parser("silver", help="silver labels on real publisher pages from their meta tags")
+    p.add_argument("--pages", type=Path, default=_default_data() / "pages", help="folder of publisher HTML pages")
+    p.add_argument("--out", type=Path, required=True, help="output folder (manifest.csv, zones.parquet, overlays/)")
+    p.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
+    p.add_argument("--overlays", type=int, default=12, help="label overlay pictures to draw (default 12)")
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.set_defaults(func=cmd_corpus_silver)
+    p = corpus.add_parser("medline", help="per-field text collections for the word model")
+    p.add_argument("--data", type=Path, default=_default_data(), help="shared data folder (medline/, headers/, references/)")
+    p.add_argument("--jats", type=Path, help="also JATS front matter of the train-split articles from this folder")
+    p.add_argument("--seed", type=int, default=0, help="the seed the corpus was generated with (decides the train split)")
+    p.add_argument("--out", type=Path, required=True, help="Parquet file to write")
+    p.set_defaults(func=cmd_corpus_medline)
     return parser
 
 
@@ -107,14 +297,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     try:
-        args.func(args)
-    except (PageError, BrowserNotFound, CommandError) as exc:
+        status = args.func(args)
+    except (PageError, BrowserNotFound, CommandError, FileNotFoundError, ValueError) as exc:
         print(f"scilabel: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("scilabel: interrupted", file=sys.stderr)
         return 130
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..atomic import atomic_path
+from .generate import article_split, split_key
 from .headers import iter_headers, squash
+from .jats import iter_articles
 from .medline import iter_medline
 from .refstrings import iter_crossref_strings, iter_labelled_references, iter_reference_sections
 
@@ -92,3 +94,20 @@ def _reference_rows(references_dir: Path) -> Iterator[Row]:
     for raw in iter_crossref_strings(references_dir):
         index = counters[raw.source] = counters.get(raw.source, -1) + 1
         yield "references", raw.text, corpus_of(raw.source), f"{raw.source}#{index}"
+
+
+def jats_front_rows(jats_dir: Path, seed: int = 0) -> Iterator[tuple[str, str, str]]:
+    """``(field, text, source)`` rows from the front matter and references of the JATS articles in the
+    *train* split (the split `scilabel corpus generate` uses with the same seed), so no dev or test
+    article's words reach the word model."""
+    for path, art in iter_articles(jats_dir):
+        if article_split(split_key(art), seed) != "train":
+            continue
+        source = f"jats/{path.relative_to(jats_dir).as_posix()}"
+        yield "title", art.title, source
+        yield from (("authors", a.name, source) for a in art.authors if a.name)
+        yield from (("affiliations", aff.text, source) for aff in art.affiliations if aff.text)
+        abstract = " ".join(p.text for sec in art.abstract for p in sec.paragraphs)
+        if abstract:
+            yield "abstract", abstract, source
+        yield from (("references", ref.text, source) for ref in art.references if ref.text)

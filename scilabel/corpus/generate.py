@@ -1,0 +1,175 @@
+"""Generate labelled article pages from JATS articles through the template families.
+
+Splits keep test pages unseen in two ways at once: every family belongs to exactly one split
+(:data:`FAMILY_SPLITS`), every article is assigned to one split by a stable hash, and an article
+is rendered only through the families of its own split. So no test page shares a family or an
+article with a training page. Output is byte-identical for the same inputs and seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import random
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+from tqdm import tqdm
+
+from scilabel.corpus.jats import Article, iter_articles, iter_jats_files
+from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
+from scilabel.corpus.templates.base import short_authors
+from scilabel.labels import MAJOR_LABELS
+
+log = logging.getLogger(__name__)
+
+#: Fixed family -> split map (9 train / 3 dev / 3 test). The dev and test families are
+#: different idioms from training and from each other: framework cards, word-processor
+#: export and repository record (dev); blog editorial with authors after the body and
+#: footnote references, wiki engine, and div/span-only single-page app (test).
+FAMILY_SPLITS: dict[str, str] = {
+    "semantic_html5": "train",
+    "div_soup": "train",
+    "table_layout": "train",
+    "br_runs": "train",
+    "definition_list": "train",
+    "portal_tabs": "train",
+    "preprint_landing": "train",
+    "pmc_classic": "train",
+    "magazine_grid": "train",
+    "bootstrap_cards": "dev",
+    "word_export": "dev",
+    "repository_record": "dev",
+    "commentary_notes": "test",
+    "wiki_markup": "test",
+    "spa_flat": "test",
+}
+#: Share of articles per split (cumulative order matters for the hash thresholds).
+ARTICLE_SPLITS: tuple[tuple[str, float], ...] = (("train", 0.70), ("dev", 0.15), ("test", 0.15))
+#: How many other articles a page may show as "related" furniture.
+N_RELATED = 8
+
+_LABEL_RE = re.compile(r'data-scilabel="([a-z_]+)"')
+_CITE_RE = re.compile(r"data-scilabel-cite=")
+_VARIANT_RE = re.compile(r'data-scilabel-variant="([a-z_-]+)"')
+
+
+def split_key(article: Article) -> str:
+    """What decides an article's split: its DOI (so duplicate copies stay together), else its id."""
+    return article.doi.lower() if article.doi else article.article_id
+
+
+def article_split(key: str, seed: int = 0) -> str:
+    """train/dev/test for an article key, from a stable hash of the key and seed."""
+    digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()
+    u = int.from_bytes(digest[:8], "big") / 2**64
+    cumulative = 0.0
+    for split, share in ARTICLE_SPLITS:
+        cumulative += share
+        if u < cumulative:
+            return split
+    return ARTICLE_SPLITS[-1][0]
+
+
+def page_rng(seed: int, family: str, article_id: str, purpose: str = "page") -> random.Random:
+    """The random generator for one page; str seeds hash with SHA-512, so runs are reproducible."""
+    return random.Random(f"{seed}|{purpose}|{family}|{article_id}")
+
+
+def page_context(article: Article, pool: list[Article], rng: random.Random) -> PageContext:
+    """Up to :data:`N_RELATED` other articles of the same split, as furniture."""
+    others = [a for a in pool if split_key(a) != split_key(article)]
+    chosen = rng.sample(others, min(N_RELATED, len(others)))
+    return PageContext(tuple(RelatedItem(a.title, short_authors(a), a.journal, a.year) for a in chosen))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def page_counts(html: str) -> dict[str, object]:
+    """Manifest counts read back from a rendered page's gold attributes."""
+    labels = Counter(_LABEL_RE.findall(html))
+    variant = _VARIANT_RE.search(html)
+    return {
+        **{f"n_{lab}": labels.get(lab, 0) for lab in MAJOR_LABELS},
+        "n_citations": len(_CITE_RE.findall(html)),
+        "variant": variant.group(1) if variant else "standard",
+    }
+
+
+def generate_corpus(
+    jats_dir: Path, out_dir: Path, seed: int = 0, families: list[str] | None = None
+) -> pd.DataFrame:
+    """Render every usable article through every family of its split.
+
+    Writes ``out_dir/pages/<family>/<article_id>.html`` and ``out_dir/manifest.csv`` and
+    returns the manifest (one row per page, sorted by path).
+    """
+    jats_dir, out_dir = Path(jats_dir), Path(out_dir)
+    wanted = list(FAMILY_SPLITS) if families is None else list(families)
+    unknown = [f for f in wanted if f not in FAMILIES or f not in FAMILY_SPLITS]
+    if unknown:
+        raise ValueError(f"unknown families: {unknown}")
+    articles = list(iter_articles(jats_dir))
+    log.info(
+        "%d usable articles of %d JATS files under %s", len(articles), len(iter_jats_files(jats_dir)), jats_dir
+    )
+    pools: dict[str, list[Article]] = {}
+    for _, art in articles:
+        pools.setdefault(article_split(split_key(art), seed), []).append(art)
+    rows = []
+    for path, art in tqdm(articles, desc="generating pages", unit="article"):
+        split = article_split(split_key(art), seed)
+        for family in (f for f in wanted if FAMILY_SPLITS[f] == split):
+            context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
+            html = FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+            rel = Path("pages") / family / f"{art.article_id}.html"
+            write_atomic(out_dir / rel, html.encode("utf-8"))
+            rows.append(
+                {
+                    "path": rel.as_posix(),
+                    "family": family,
+                    "split": split,
+                    "article_id": art.article_id,
+                    "source": path.relative_to(jats_dir).as_posix(),
+                    **page_counts(html),
+                    "n_refs": len(art.references),
+                }
+            )
+    manifest = pd.DataFrame(rows, columns=_COLUMNS)
+    manifest = manifest.sort_values("path", kind="stable").reset_index(drop=True)
+    write_atomic(out_dir / "manifest.csv", manifest.to_csv(index=False, lineterminator="\n").encode("utf-8"))
+    log.info(
+        "wrote %d pages (%s) to %s",
+        len(manifest),
+        ", ".join(f"{k} {v}" for k, v in manifest["split"].value_counts().sort_index().items()),
+        out_dir,
+    )
+    return manifest
+
+
+_COLUMNS = [
+    "path",
+    "family",
+    "split",
+    "article_id",
+    "source",
+    *(f"n_{lab}" for lab in MAJOR_LABELS),
+    "n_refs",
+    "n_citations",
+    "variant",
+]
