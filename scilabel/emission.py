@@ -1,0 +1,142 @@
+"""Emission models: log b_j(O_t) for every zone t and each of the 16 HMM states j.
+
+:class:`NaiveBayesEmission` is the paper's model: b_j(O) = b_j(nw) b_j(left) b_j(top) b_j(height)
+prod_k b_j(w_k), word likelihoods multinomial per state, layout features discretised into quantile
+bins with a smoothed categorical likelihood each. Word counts of the component states pool the
+labelled page zones with the MEDLINE-style field collections (titles, author names, affiliations,
+abstracts, reference strings); the heading and minor states learn from labelled pages only.
+
+:class:`SVMEmission` is a linear SVM on words and all layout features with calibrated label
+probabilities, turned into scaled likelihoods log P(label | O) - log P(label), shared by the states
+that emit that label (the HMM's transitions tell the minor states apart).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.naive_bayes import CategoricalNB, MultinomialNB
+from sklearn.preprocessing import KBinsDiscretizer
+from sklearn.svm import LinearSVC
+from sklearn.utils.validation import check_is_fitted
+
+from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneFeaturizer, layout_features, tokenize
+from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
+
+N_STATES = len(STATES)
+#: Field collection -> HMM state whose word model the collection feeds.
+COLLECTION_STATES = {field: LABEL_STATE[field] for field in ("title", "authors", "affiliations", "abstract", "references")}
+
+
+def _state_indices(states: np.ndarray | list[str]) -> np.ndarray:
+    return np.fromiter((STATE_INDEX[s] for s in states), dtype=np.intp, count=len(states))
+
+
+def _state_log_prior(y: np.ndarray) -> np.ndarray:
+    counts = np.bincount(y, minlength=N_STATES).astype(float) + 1.0
+    return np.log(counts / counts.sum())
+
+
+class NaiveBayesEmission(BaseEstimator):
+    """The paper's Naive Bayes emission over words and discretised layout features.
+
+    Parameters
+    ----------
+    layout : layout features (default the paper's: number of words, left, top, height)
+    n_bins : quantile bins per layout feature
+    alpha : additive smoothing of word likelihoods
+    layout_alpha : additive smoothing of layout-bin likelihoods
+    min_df : a word must occur in this many texts to enter the vocabulary
+    """
+
+    def __init__(self, layout: tuple[str, ...] = PAPER_LAYOUT, n_bins: int = 10, alpha: float = 0.1,
+                 layout_alpha: float = 1.0, min_df: int = 2):
+        self.layout = layout
+        self.n_bins = n_bins
+        self.alpha = alpha
+        self.layout_alpha = layout_alpha
+        self.min_df = min_df
+
+    def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> NaiveBayesEmission:
+        """Fit on zones with their HMM states; ``collections`` (columns field, text) add word evidence."""
+        y = _state_indices(states)
+        texts = zones["text"].astype(str).tolist()
+        targets = list(y)
+        if collections is not None:
+            extra = collections[collections["field"].isin(COLLECTION_STATES)]
+            texts += extra["text"].astype(str).tolist()
+            targets += [STATE_INDEX[COLLECTION_STATES[f]] for f in extra["field"]]
+        self.vocabulary_ = CountVectorizer(analyzer=tokenize, min_df=self.min_df, dtype=np.float64).fit(texts)
+        words = MultinomialNB(alpha=self.alpha)
+        words.partial_fit(self.vocabulary_.transform(texts), np.asarray(targets), classes=np.arange(N_STATES))
+        self.word_log_prob_ = words.feature_log_prob_
+        layout = self._layout(zones)
+        self.bins_ = KBinsDiscretizer(n_bins=self.n_bins, encode="ordinal", strategy="quantile",
+                                      quantile_method="averaged_inverted_cdf").fit(layout)
+        cats = CategoricalNB(alpha=self.layout_alpha, min_categories=self.n_bins)
+        cats.partial_fit(self.bins_.transform(layout).astype(int), y, classes=np.arange(N_STATES))
+        self.layout_log_prob_ = cats.feature_log_prob_
+        self.state_log_prior_ = _state_log_prior(y)
+        self.n_collection_texts_ = len(texts) - len(zones)
+        return self
+
+    def _layout(self, zones: pd.DataFrame) -> np.ndarray:
+        return layout_features(zones)[list(self.layout)].to_numpy(dtype=float)
+
+    def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
+        """(n_zones, 16) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
+        check_is_fitted(self, "word_log_prob_")
+        counts = self.vocabulary_.transform(zones["text"].astype(str))
+        result = np.asarray(counts @ self.word_log_prob_.T)
+        bins = self.bins_.transform(self._layout(zones)).astype(int)
+        for f, table in enumerate(self.layout_log_prob_):
+            result += table[:, bins[:, f]].T
+        return result
+
+
+class SVMEmission(BaseEstimator):
+    """Linear SVM on words and layout with calibrated probabilities, as scaled likelihoods.
+
+    Parameters
+    ----------
+    C : SVM regularisation
+    layout : layout features (default all)
+    calibration_cv : folds for the sigmoid calibration of SVM scores into probabilities
+    class_weight : passed to the SVM ("balanced" lifts rare labels)
+    """
+
+    def __init__(self, C: float = 0.5, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
+                 class_weight: str | None = None):
+        self.C = C
+        self.layout = layout
+        self.calibration_cv = calibration_cv
+        self.class_weight = class_weight
+
+    def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> SVMEmission:
+        """Fit on zones and their states (the SVM learns labels; ``collections`` are not used: they have no layout)."""
+        y_states = _state_indices(states)
+        labels = np.array([STATE_LABEL[STATES[i]] for i in y_states])
+        self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones)
+        X = self.featurizer_.transform(zones)
+        svm = LinearSVC(C=self.C, class_weight=self.class_weight)
+        self.classifier_ = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels)
+        classes = list(self.classifier_.classes_)
+        freq = np.array([(labels == c).sum() for c in classes], dtype=float)
+        self.label_log_prior_ = np.log(freq / freq.sum())
+        # column of the classifier's output that each state reads (-1: label never seen in training)
+        self.state_columns_ = np.array([classes.index(STATE_LABEL[s]) if STATE_LABEL[s] in classes else -1 for s in STATES])
+        self.state_log_prior_ = _state_log_prior(y_states)
+        return self
+
+    def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
+        """(n_zones, 16) scaled log-likelihoods log P(label | O) - log P(label)."""
+        check_is_fitted(self, "classifier_")
+        proba = self.classifier_.predict_proba(self.featurizer_.transform(zones))
+        scaled = np.log(np.clip(proba, 1e-9, None)) - self.label_log_prior_
+        cols = self.state_columns_
+        return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], np.log(1e-9))
+
+
+EMISSIONS = {"nb": NaiveBayesEmission, "svm": SVMEmission}

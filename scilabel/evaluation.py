@@ -1,0 +1,146 @@
+"""Evaluating labellers side by side on dataset folders (what `evaluate.py` and `scilabel evaluate` run).
+
+Every system is scored on the same pages: zone-level and token-level precision / recall / F per
+label, per dataset and split and per group (template family or publisher), with labelling time per
+page, a confusion matrix per system and the worst pages.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .corpus.dataset import MANIFEST_FILE, load_zones
+from .labels import LABELS, MAJOR_LABELS
+from .metrics import confusion, texts_by_label, token_scores, zone_scores
+
+log = logging.getLogger(__name__)
+#: A system labels one page's zones frame and returns its labels.
+System = Callable[[pd.DataFrame], list[str]]
+
+
+@dataclass
+class Evaluation:
+    """All scores of one evaluation run."""
+
+    summary: pd.DataFrame  #: one row per system x dataset x level: F per label, time per page
+    by_group: pd.DataFrame  #: the same per group
+    details: pd.DataFrame  #: precision / recall / F / support per system x dataset x level x label
+    confusions: dict[str, pd.DataFrame]  #: system -> confusion counts (all datasets pooled)
+    worst_pages: pd.DataFrame  #: lowest mean token F per system
+
+
+def scored_labels(folder: Path) -> dict[str, set[str]]:
+    """Labels whose gold each page of a dataset covers: all labels, except on silver pages (only the
+    fields their meta tags declared)."""
+    manifest = pd.read_csv(Path(folder) / MANIFEST_FILE)
+    if "fields" not in manifest:
+        return {}
+    return {row.page: set(str(row.fields).split()) if isinstance(row.fields, str) else set()
+            for row in manifest.itertuples()}
+
+
+def _score_rows(name: str, dataset: str, group: str, level: str, table: pd.DataFrame) -> list[dict]:
+    return [{"system": name, "dataset": dataset, "group": group, "level": level, "label": lab, **row}
+            for lab, row in table.to_dict("index").items()]
+
+
+def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "test") -> Evaluation:
+    """Score every system on the ``split`` pages of every dataset."""
+    details, page_scores, timing = [], [], []
+    confusions: dict[str, pd.DataFrame] = {}
+    for folder in datasets:
+        zones = load_zones([folder])
+        zones = zones[zones["split"] == split]
+        if zones.empty:
+            log.warning("%s: no %r pages", folder, split)
+            continue
+        coverage = scored_labels(folder)
+        dataset = Path(folder).name
+        pages = [(page, frame.reset_index(drop=True)) for page, frame in zones.groupby("page", sort=False)]
+        groups = {page: frame["group"].iloc[0] for page, frame in pages}
+        for name, system in systems.items():
+            preds, elapsed = [], 0.0
+            for _, frame in pages:
+                start = time.perf_counter()
+                preds.append(np.asarray(system(frame), dtype=object))
+                elapsed += time.perf_counter() - start
+            timing.append({"system": name, "dataset": dataset, "ms_per_page": 1000 * elapsed / len(pages)})
+            by_group: dict[str, list] = {}
+            for (page, frame), pred in zip(pages, preds):
+                by_group.setdefault(groups[page], []).append((page, frame, pred))
+            for group, items in [("all", [i for v in by_group.values() for i in v]), *sorted(by_group.items())]:
+                details += _zone_rows(name, dataset, group, items, coverage)
+                token_table, per_page = token_scores(
+                    ((page, texts_by_label(f["text"], f["label"].fillna("other")), texts_by_label(f["text"], p),
+                      coverage.get(page, set(MAJOR_LABELS))) for page, f, p in items))
+                details += _score_rows(name, dataset, group, "token", token_table)
+                if group == "all":
+                    page_scores.append(per_page.assign(system=name, dataset=dataset))
+            gold = np.concatenate([f["label"].fillna("other").to_numpy(dtype=object) for _, f in pages])
+            pooled = confusion(gold, np.concatenate(preds))
+            confusions[name] = confusions[name].add(pooled, fill_value=0) if name in confusions else pooled
+    details_frame = pd.DataFrame(details)
+    summary, by_group = _tables(details_frame, pd.DataFrame(timing))
+    per_page = pd.concat(page_scores, ignore_index=True) if page_scores else pd.DataFrame()
+    worst = (per_page.groupby(["system", "dataset", "page"])["f"].mean().rename("mean_token_f").reset_index()
+             .sort_values(["system", "mean_token_f"]).groupby("system").head(10)) if len(per_page) else per_page
+    return Evaluation(summary, by_group, details_frame, confusions, worst)
+
+
+def _zone_rows(name: str, dataset: str, group: str, items: list, coverage: dict[str, set[str]]) -> list[dict]:
+    """Zone-level scores, each label counted only on pages whose gold covers it."""
+    rows = []
+    for lab in MAJOR_LABELS:
+        kept = [(f, p) for page, f, p in items if lab in coverage.get(page, set(MAJOR_LABELS))]
+        if not kept:
+            continue
+        gold = np.concatenate([f["label"].fillna("other").to_numpy(dtype=object) for f, _ in kept])
+        pred = np.concatenate([p for _, p in kept])
+        rows += _score_rows(name, dataset, group, "zone", zone_scores(gold, pred, [lab]))
+    return rows
+
+
+def _tables(details: pd.DataFrame, timing: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    if details.empty:
+        return details, details
+    wide = details.pivot_table(index=["system", "dataset", "group", "level"], columns="label", values="f")
+    wide = wide.reindex(columns=[lab for lab in MAJOR_LABELS if lab in wide.columns]) * 100
+    summary = wide.xs("all", level="group").reset_index()
+    summary = summary.merge(timing, on=["system", "dataset"], how="left")
+    by_group = wide.drop(index="all", level="group").reset_index()
+    return summary.round(1), by_group.round(1)
+
+
+def plot_confusion(table: pd.DataFrame, title: str, path: Path) -> None:
+    """Save a confusion matrix (rows normalised to gold support) as PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .atomic import atomic_path
+
+    counts = table.reindex(index=list(LABELS), columns=list(LABELS), fill_value=0).to_numpy(dtype=float)
+    share = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+    fig, ax = plt.subplots(figsize=(7.5, 6.5))
+    ax.imshow(share, cmap="Blues", vmin=0, vmax=1)
+    ax.set_xticks(range(len(LABELS)), LABELS, rotation=45, ha="right")
+    ax.set_yticks(range(len(LABELS)), LABELS)
+    for i in range(len(LABELS)):
+        for j in range(len(LABELS)):
+            if counts[i, j]:
+                ax.text(j, i, f"{int(counts[i, j])}", ha="center", va="center", fontsize=7,
+                        color="white" if share[i, j] > 0.5 else "black")
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("gold")
+    ax.set_title(title)
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)

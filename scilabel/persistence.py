@@ -1,0 +1,68 @@
+"""Saving and loading trained models (joblib pickles with their versions and model card).
+
+Loading a pickle runs code from the file: load only models you trust (the ones shipped in
+``models/`` or trained yourself).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import warnings
+from pathlib import Path
+
+import joblib
+import sklearn
+
+from . import __version__
+from .atomic import atomic_path
+from .labeler import ZoneLabeler
+
+log = logging.getLogger(__name__)
+#: Where the shipped models live (the repository's ``models/`` folder).
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+DEFAULT_MODEL_NAMES = {"nb": "scilabel-nb.joblib", "svm": "scilabel-svm.joblib"}
+MODEL_ENV = "SCILABEL_MODEL"
+
+
+class ModelError(ValueError):
+    """A model file that is missing or is not a scilabel model."""
+
+
+def default_model_path(emission: str = "nb") -> Path:
+    """$SCILABEL_MODEL if set, else the shipped model for ``emission``."""
+    override = os.environ.get(MODEL_ENV)
+    return Path(override) if override else MODELS_DIR / DEFAULT_MODEL_NAMES[emission]
+
+
+def save_model(labeler: ZoneLabeler, path: str | Path, card: dict) -> Path:
+    """Attach ``card`` (training data summary, test metrics ...) as ``model_card_`` and write atomically."""
+    labeler.model_card_ = dict(card)
+    with atomic_path(path) as tmp:
+        joblib.dump(labeler, tmp, compress=3)
+    return Path(path)
+
+
+def load_model(path: str | Path | None = None) -> ZoneLabeler:
+    """Load a trusted model file (default: the shipped Naive Bayes model).
+
+    Warns when it was saved with another scilabel or scikit-learn version; raises
+    :class:`ModelError` with a one-line reason when the file is missing or not a model.
+    """
+    path = Path(path) if path is not None else default_model_path()
+    if not path.is_file():
+        raise ModelError(f"{path}: no such model file")
+    try:
+        model = joblib.load(path)
+    except Exception as exc:  # any unpickling failure means "not a model we can use"
+        raise ModelError(f"{path}: not a scilabel model ({type(exc).__name__}: {str(exc)[:120]})") from None
+    if not isinstance(model, ZoneLabeler) or not hasattr(model, "hmm_"):
+        raise ModelError(f"{path}: not a fitted scilabel ZoneLabeler (found {type(model).__name__})")
+    saved = getattr(model, "versions_", {})
+    running = {"scilabel": __version__, "scikit-learn": sklearn.__version__}
+    if saved != running:
+        warnings.warn(
+            f"{path} was saved with {saved} and is loaded with {running}; predictions may differ "
+            "(retrain, or install the versions it was saved with)",
+            stacklevel=2,
+        )
+    return model

@@ -1,0 +1,54 @@
+"""Training a zone labeller from dataset folders (what `train.py` and `scilabel train` run)."""
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_generated
+from .labeler import ZoneLabeler
+from .persistence import save_model
+
+log = logging.getLogger(__name__)
+
+
+def ensure_rendered(folder: Path, workers: int = 2) -> None:
+    """Render a generated corpus folder that has pages and a manifest but no zones yet."""
+    folder = Path(folder)
+    if not (folder / ZONES_FILE).exists():
+        if not (folder / MANIFEST_FILE).exists():
+            raise FileNotFoundError(f"{folder}: not a scilabel dataset (no {ZONES_FILE} or {MANIFEST_FILE})")
+        log.info("%s: rendering its pages (cached for later runs)", folder)
+        render_generated(folder, workers=workers)
+
+
+def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
+                  split: str = "train", workers: int = 2) -> ZoneLabeler:
+    """Fit a labeller on the ``split`` pages of the datasets and save it with its model card."""
+    for folder in datasets:
+        ensure_rendered(folder, workers)
+    zones = load_zones(datasets)
+    zones = zones[zones["split"] == split].reset_index(drop=True)
+    if zones.empty:
+        raise ValueError(f"no {split!r} pages in {', '.join(map(str, datasets))}")
+    zones["label"] = zones["label"].fillna("other")
+    texts = pd.read_parquet(collections) if collections else None
+    if texts is None and emission == "nb":
+        log.warning("no field collections given: the Naive Bayes word model learns from page zones only")
+    start = time.perf_counter()
+    labeler = ZoneLabeler(emission=emission).fit(zones, collections=texts)
+    seconds = time.perf_counter() - start
+    card = {
+        "name": Path(out).stem,
+        "emission": emission,
+        "trained_on": {"datasets": [str(d) for d in datasets], "split": split,
+                       "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
+        "collections": str(collections) if collections else None,
+        "fit_seconds": round(seconds, 2),
+        "versions": labeler.versions_,
+    }
+    save_model(labeler, out, card)
+    log.info("trained %s on %d pages in %.1fs -> %s", emission, labeler.n_pages_, seconds, out)
+    return labeler
