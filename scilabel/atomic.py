@@ -8,6 +8,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it replaces ``path``, on error it is removed."""
@@ -15,6 +19,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes files private; outputs get the usual permissions
     try:
         yield Path(tmp)
         os.replace(tmp, target)

@@ -133,9 +133,7 @@ def cmd_corpus_medline(args: argparse.Namespace) -> None:
 def _resolve_model(spec: str | None) -> Path:
     from .persistence import DEFAULT_MODEL_NAMES, default_model_path
 
-    if spec is None or spec in DEFAULT_MODEL_NAMES:
-        return default_model_path(spec or "nb")
-    return Path(spec)
+    return default_model_path(spec) if spec is None or spec in DEFAULT_MODEL_NAMES else Path(spec)
 
 
 def _pages_in(target: str) -> list[str]:
@@ -247,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--screenshot", type=Path, help="save a full-page PNG screenshot here")
 
     p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory")
-    p.add_argument("--model", help="model file, or nb / svm for the shipped models (default: nb, or $SCILABEL_MODEL)")
+    p.add_argument("--model", help="model file, or nb / svm for the shipped models (default: svm, or $SCILABEL_MODEL)")
     p.add_argument("--format", choices=("json", "tsv"), default="json")
     p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
 
@@ -260,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("evaluate", help="score models per label on dataset folders")
-    p.add_argument("--model", nargs="+", default=["nb"], help="model files, or nb / svm for the shipped ones")
+    p.add_argument("--model", nargs="+", default=["svm", "nb"], help="model files, or nb / svm for the shipped ones")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
     p.add_argument("--split", default="test", help="which split to score (default test)")
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")

@@ -12,6 +12,8 @@ that emit that label (the HMM's transitions tell the minor states apart).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
@@ -68,13 +70,16 @@ class NaiveBayesEmission(BaseEstimator):
             extra = collections[collections["field"].isin(COLLECTION_STATES)]
             texts += extra["text"].astype(str).tolist()
             targets += [STATE_INDEX[COLLECTION_STATES[f]] for f in extra["field"]]
-        self.vocabulary_ = CountVectorizer(analyzer=tokenize, min_df=self.min_df, dtype=np.float64).fit(texts)
+        self.vocabulary_ = CountVectorizer(analyzer=tokenize, min_df=self.min_df, dtype=np.float64)
+        counts = self.vocabulary_.fit_transform(texts)
         words = MultinomialNB(alpha=self.alpha)
-        words.partial_fit(self.vocabulary_.transform(texts), np.asarray(targets), classes=np.arange(N_STATES))
+        words.partial_fit(counts, np.asarray(targets), classes=np.arange(N_STATES))
         self.word_log_prob_ = words.feature_log_prob_
         layout = self._layout(zones)
-        self.bins_ = KBinsDiscretizer(n_bins=self.n_bins, encode="ordinal", strategy="quantile",
-                                      quantile_method="averaged_inverted_cdf").fit(layout)
+        with warnings.catch_warnings():  # quantile bins of discrete or constant features merge: expected
+            warnings.filterwarnings("ignore", message=r"(Bins whose width|Feature \d+ is constant)")
+            self.bins_ = KBinsDiscretizer(n_bins=self.n_bins, encode="ordinal", strategy="quantile",
+                                          quantile_method="averaged_inverted_cdf").fit(layout)
         cats = CategoricalNB(alpha=self.layout_alpha, min_categories=self.n_bins)
         cats.partial_fit(self.bins_.transform(layout).astype(int), y, classes=np.arange(N_STATES))
         self.layout_log_prob_ = cats.feature_log_prob_
@@ -105,30 +110,47 @@ class SVMEmission(BaseEstimator):
     layout : layout features (default all)
     calibration_cv : folds for the sigmoid calibration of SVM scores into probabilities
     class_weight : passed to the SVM ("balanced" lifts rare labels)
+    max_per_label : train on at most this many zones of each label (a seeded sample; None: all)
+    random_state : seed of that sample
     """
 
     def __init__(self, C: float = 0.5, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
-                 class_weight: str | None = None):
+                 class_weight: str | None = None, max_per_label: int | None = 15000, random_state: int = 0):
         self.C = C
         self.layout = layout
         self.calibration_cv = calibration_cv
         self.class_weight = class_weight
+        self.max_per_label = max_per_label
+        self.random_state = random_state
 
     def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> SVMEmission:
         """Fit on zones and their states (the SVM learns labels; ``collections`` are not used: they have no layout)."""
         y_states = _state_indices(states)
         labels = np.array([STATE_LABEL[STATES[i]] for i in y_states])
-        self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones)
-        X = self.featurizer_.transform(zones)
+        keep = self._sample(labels)
+        self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones.iloc[keep])
+        X = self.featurizer_.transform(zones.iloc[keep])
         svm = LinearSVC(C=self.C, class_weight=self.class_weight)
-        self.classifier_ = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels)
+        self.classifier_ = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels[keep])
         classes = list(self.classifier_.classes_)
-        freq = np.array([(labels == c).sum() for c in classes], dtype=float)
+        # the priors the classifier was trained under: dividing them out leaves scaled likelihoods
+        freq = np.array([(labels[keep] == c).sum() for c in classes], dtype=float)
         self.label_log_prior_ = np.log(freq / freq.sum())
         # column of the classifier's output that each state reads (-1: label never seen in training)
         self.state_columns_ = np.array([classes.index(STATE_LABEL[s]) if STATE_LABEL[s] in classes else -1 for s in STATES])
         self.state_log_prior_ = _state_log_prior(y_states)
         return self
+
+    def _sample(self, labels: np.ndarray) -> np.ndarray:
+        """Row positions to train on: every zone of rare labels, a seeded sample of frequent ones."""
+        if self.max_per_label is None:
+            return np.arange(len(labels))
+        rng = np.random.default_rng(self.random_state)
+        keep = []
+        for lab in np.unique(labels):
+            rows = np.flatnonzero(labels == lab)
+            keep.append(rows if len(rows) <= self.max_per_label else rng.choice(rows, self.max_per_label, replace=False))
+        return np.sort(np.concatenate(keep))
 
     def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
         """(n_zones, 16) scaled log-likelihoods log P(label | O) - log P(label)."""

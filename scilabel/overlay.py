@@ -40,9 +40,9 @@ def draw_overlay(
             draw.rectangle(box, outline=colour + (170,), width=1)
             continue
         draw.rectangle(box, fill=colour + (55,), outline=colour + (255,), width=2)
-        tag_w = draw.textlength(label, font_size=11) + 6
-        draw.rectangle((box[0], box[1] - 14, box[0] + tag_w, box[1]), fill=colour + (230,))
-        draw.text((box[0] + 3, box[1] - 13), label, fill=(255, 255, 255, 255), font_size=11)
+        tag_w = draw.textlength(label, font_size=11) + 6  # the tag sits in the box's top-right corner
+        draw.rectangle((box[2] - tag_w, box[1], box[2], box[1] + 14), fill=colour + (200,))
+        draw.text((box[2] - tag_w + 3, box[1] + 1), label, fill=(255, 255, 255, 255), font_size=11)
     target = Path(out)
     with atomic_path(target) as tmp:
         Image.alpha_composite(base, layer).convert("RGB").save(tmp, format="PNG")

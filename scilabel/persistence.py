@@ -28,10 +28,15 @@ class ModelError(ValueError):
     """A model file that is missing or is not a scilabel model."""
 
 
-def default_model_path(emission: str = "nb") -> Path:
-    """$SCILABEL_MODEL if set, else the shipped model for ``emission``."""
-    override = os.environ.get(MODEL_ENV)
-    return Path(override) if override else MODELS_DIR / DEFAULT_MODEL_NAMES[emission]
+#: The shipped model used when none is named: the SVM emission (see the model cards for why).
+DEFAULT_EMISSION = "svm"
+
+
+def default_model_path(emission: str | None = None) -> Path:
+    """The shipped model for ``emission``; with none named, $SCILABEL_MODEL if set, else the default."""
+    if emission is None and os.environ.get(MODEL_ENV):
+        return Path(os.environ[MODEL_ENV])
+    return MODELS_DIR / DEFAULT_MODEL_NAMES[emission or DEFAULT_EMISSION]
 
 
 def save_model(labeler: ZoneLabeler, path: str | Path, card: dict) -> Path:
@@ -43,7 +48,7 @@ def save_model(labeler: ZoneLabeler, path: str | Path, card: dict) -> Path:
 
 
 def load_model(path: str | Path | None = None) -> ZoneLabeler:
-    """Load a trusted model file (default: the shipped Naive Bayes model).
+    """Load a trusted model file (default: the shipped default model).
 
     Warns when it was saved with another scilabel or scikit-learn version; raises
     :class:`ModelError` with a one-line reason when the file is missing or not a model.

@@ -2,8 +2,9 @@
 
 ``zones.parquet`` has one row per zone of every page (the columns of :func:`scilabel.zones.zones_frame`)
 plus ``page`` (page id), ``split`` (train/dev/test), ``group`` (template family or publisher) and
-``label``. Generated corpora and silver corpora share this layout, so training and evaluation read
-both the same way.
+``label``. ``manifest.csv`` has one row per page, with ``page``/``path``, ``split``, ``html_path``
+(where the page's HTML is) and zone counts per label. Generated corpora and silver corpora share
+this layout, so training and evaluation read both the same way.
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def render_generated(out_dir: Path, workers: int = 1, timeout: float = 10.0) -> 
     for label in LABELS:
         manifest[f"zones_{label}"] = [int(c.get(label, 0)) for c in counts]
     manifest["render_error"] = errors
+    manifest["html_path"] = [str(p) for p in paths]
     write_dataset(out_dir, pd.concat(frames, ignore_index=True), manifest)
     return manifest
 

@@ -267,7 +267,7 @@ def build_silver(
     for cached in cached_zones(paths, out_dir / "cache", workers=workers, timeout=timeout):
         page_id = str(cached.path.relative_to(pages_dir))
         if cached.zones is None:
-            rows.append({"page": page_id, "error": cached.error})
+            rows.append({"page": page_id, "html_path": str(cached.path), "error": cached.error})
             continue
         meta = read_meta(load_source(cached.path).html)
         frame = cached.zones
@@ -278,7 +278,7 @@ def build_silver(
         frames.append(frame)
         counts = frame["label"].value_counts()
         rows.append({
-            "page": page_id, "group": group, "split": split, "zones": len(frame),
+            "page": page_id, "html_path": str(cached.path), "group": group, "split": split, "zones": len(frame),
             "fields": " ".join(result.fields), "confidence": round(result.confidence, 3),
             **{f"score_{k}": round(v, 3) for k, v in result.scores.items()},
             **{f"zones_{label}": int(counts.get(label, 0)) for label in LABELS},

@@ -1,0 +1,94 @@
+"""The command line end to end, with real Chromium and the shipped models."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scilabel.cli import main
+from scilabel.labels import LABELS
+from scilabel.render import Renderer
+from scilabel.zones import collect_zones
+
+from .conftest import EXAMPLE_PAGE
+
+
+@pytest.fixture(scope="module")
+def gold_labels() -> list[str]:
+    with Renderer() as r:
+        return [z.label for z in collect_zones(r.render(EXAMPLE_PAGE))]
+
+
+def label_example(capsys, *extra: str) -> dict:
+    assert main(["label", str(EXAMPLE_PAGE), *extra]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert set(record) >= {"source", "model", "zones", "title", "authors", "affiliations", "abstract", "references"}
+    return record
+
+
+def test_default_model_labels_example_page_exactly_as_its_gold(capsys, gold_labels):
+    record = label_example(capsys)
+    assert record["model"] == "scilabel-svm"
+    zones = record["zones"]
+    assert [z["label"] for z in zones] == gold_labels
+    assert all(set(z) == {"label", "state", "text", "bbox", "confidence"} and len(z["bbox"]) == 4 for z in zones)
+    assert all(z["label"] in LABELS and 0.0 <= z["confidence"] <= 1.0 for z in zones)
+    assert record["title"] == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
+    assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
+    assert len(record["affiliations"]) == 2 and record["abstract"].startswith("Cities offer bumblebees")
+    assert [r["year"] for r in record["references"]] == ["2015", "2019", "2010", "2021"]
+
+
+def test_naive_bayes_model_finds_the_front_matter_and_references(capsys, gold_labels):
+    record = label_example(capsys, "--model", "nb")
+    assert record["model"] == "scilabel-nb"
+    assert record["title"] == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
+    assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
+    assert len(record["references"]) == 4
+    agree = sum(z["label"] == g for z, g in zip(record["zones"], gold_labels))
+    assert agree / len(gold_labels) >= 0.85
+
+
+def test_label_tsv_and_overlay(capsys, tmp_path):
+    overlay = tmp_path / "overlay.png"
+    assert main(["label", str(EXAMPLE_PAGE), "--format", "tsv", "--overlay", str(overlay)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split("\t") == ["label", "state", "confidence", "x", "y", "w", "h", "text"]
+    assert any(line.startswith("title\tTitle\t") for line in lines)
+    assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_label_directory_skips_and_reports_bad_pages(capsys, tmp_path):
+    (tmp_path / "a.html").write_text(EXAMPLE_PAGE.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "b.html").write_bytes(b"\x00\xff" * 500)
+    out = tmp_path / "out.jsonl"
+    assert main(["label", str(tmp_path), "-o", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert "b.html: not an HTML page (binary content)" in err and "1 of 2 pages failed" in err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["source"].endswith("a.html") for r in records] == [True]
+
+
+def test_errors_are_one_line_and_exit_non_zero(tmp_path):
+    bad_model = tmp_path / "bad.joblib"
+    bad_model.write_text("nonsense")
+    cases = [
+        (["label", str(tmp_path / "missing.html")], "missing.html: no such file"),
+        (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.joblib: not a scilabel model"),
+        (["zones", str(tmp_path / "missing.html")], "no such file"),
+    ]
+    for args, message in cases:
+        run = subprocess.run([sys.executable, "-m", "scilabel", *args], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 1
+        assert run.stderr.strip().splitlines() == [f"scilabel: error: {run.stderr.split('error: ', 1)[1].strip()}"]
+        assert message in run.stderr
+
+
+def test_zones_command_formats(capsys):
+    assert main(["zones", str(EXAMPLE_PAGE), "--format", "jsonl"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows[4]["text"].startswith("Seasonal shifts") and rows[4]["label"] == "title"
+    assert main(["zones", str(EXAMPLE_PAGE)]) == 0
+    assert "Seasonal shifts" in capsys.readouterr().out

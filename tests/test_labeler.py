@@ -1,0 +1,137 @@
+"""The zone labeller: emission arithmetic, estimator conventions, decoding, persistence."""
+from __future__ import annotations
+
+import warnings
+
+import joblib
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from scilabel.emission import NaiveBayesEmission, SVMEmission
+from scilabel.hmm import ALLOWED_TRANSITIONS
+from scilabel.labeler import ZoneLabeler
+from scilabel.labels import STATE_INDEX, STATES, labels_to_states
+from scilabel.persistence import ModelError, load_model, save_model
+
+rng = np.random.default_rng(7)
+TITLE_WORDS = "effects of drought on root growth in field beans a cohort study".split()
+BODY_WORDS = "we measured the samples were collected and analysed using the method described".split()
+
+
+def zone(text, label, y, size=16.0, weight=400):
+    return {"text": text, "label": label, "x": 40.0, "y": float(y), "w": 600.0, "h": size * 1.2,
+            "font_size": size, "font_weight": weight, "link_chars": 0, "sup_chars": 0, "italic_chars": 0}
+
+
+def synthetic_page(i: int) -> list[dict]:
+    """A small article page: furniture, title, authors, affiliation, abstract, body, references, footer."""
+    y = iter(range(0, 100000, 40))
+    words = lambda pool, n: " ".join(rng.choice(pool, n))  # noqa: E731
+    rows = [zone("Home Journals About", "other", next(y)),
+            zone(words(TITLE_WORDS, 8).capitalize(), "title", next(y), 28, 700),
+            zone("Ana Silva, Bo Chen and Carl Dahl", "authors", next(y), 17),
+            zone("Department of Biology, Lund University, Sweden", "affiliations", next(y), 13),
+            zone("Abstract", "abstract_heading", next(y), 20, 700),
+            zone(words(BODY_WORDS, 40) + " results suggest", "abstract", next(y))]
+    rows += [zone(words(BODY_WORDS, 60), "other", next(y)) for _ in range(3)]
+    rows.append(zone("References", "references_heading", next(y), 20, 700))
+    rows += [zone(f"{k}. Smith J, Lee K. Root growth. J Bot. {1990 + k};{k}:1-9.", "references", next(y), 14) for k in range(1, 6)]
+    rows.append(zone("© 2024 Example Press", "other", next(y), 12))
+    return [dict(r, page=f"p{i}") for r in rows]
+
+
+@pytest.fixture(scope="module")
+def pages() -> pd.DataFrame:
+    return pd.DataFrame([r for i in range(30) for r in synthetic_page(i)])
+
+
+@pytest.fixture(scope="module")
+def fitted(pages) -> ZoneLabeler:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ZoneLabeler(emission=NaiveBayesEmission(n_bins=3)).fit(pages)
+
+
+def test_naive_bayes_arithmetic_by_hand():
+    frame = pd.DataFrame([
+        dict(zone("alpha beta", "title", 0), page="a"),
+        dict(zone("beta beta gamma", "other", 500), page="a"),
+    ])
+    states = ["Title", "BTA"]
+    em = NaiveBayesEmission(layout=("top",), n_bins=2, alpha=1.0, layout_alpha=1.0, min_df=1).fit(frame, states)
+    ll = em.log_likelihood(pd.DataFrame([dict(zone("beta gamma", "other", 500), page="b")]))[0]
+    vocab = 3  # alpha beta gamma
+    # Title saw alpha, beta (2 tokens); BTA saw beta x2, gamma (3 tokens); 2 layout bins, Title in bin 0, BTA in bin 1
+    title = np.log((1 + 1) / (2 + vocab)) + np.log((0 + 1) / (2 + vocab)) + np.log((0 + 1) / (1 + 2))
+    bta = np.log((2 + 1) / (3 + vocab)) + np.log((1 + 1) / (3 + vocab)) + np.log((1 + 1) / (1 + 2))
+    unseen = np.log(1 / vocab) * 2 + np.log(1 / 2)  # a state with no data: uniform words and bins
+    assert ll[STATE_INDEX["Title"]] == pytest.approx(title)
+    assert ll[STATE_INDEX["BTA"]] == pytest.approx(bta)
+    assert ll[STATE_INDEX["Abstract"]] == pytest.approx(unseen)
+
+
+def test_collections_feed_the_component_word_models():
+    frame = pd.DataFrame([dict(zone("x y", "title", 0), page="a"), dict(zone("z", "other", 40), page="a")])
+    texts = pd.DataFrame({"field": ["abstract", "abstract", "other"], "text": ["photosynthesis rates", "photosynthesis", "ignored words"]})
+    em = NaiveBayesEmission(min_df=1).fit(frame, ["Title", "BTA"], texts)
+    ll = em.log_likelihood(pd.DataFrame([dict(zone("photosynthesis", "other", 0), page="b")]))[0]
+    assert ll.argmax() == STATE_INDEX["Abstract"]
+    assert em.n_collection_texts_ == 2 and "ignored" not in em.vocabulary_.vocabulary_
+
+
+def test_labels_synthetic_pages_and_follows_the_topology(fitted, pages):
+    test = pd.DataFrame([r for i in range(100, 105) for r in synthetic_page(i)])
+    pred = fitted.predict(test)
+    assert (pred == test["label"].to_numpy()).mean() > 0.95
+    for page in fitted.label_pages(test):
+        idx = [STATE_INDEX[s] for s in page.states]
+        assert all(ALLOWED_TRANSITIONS[a, b] for a, b in zip(idx, idx[1:]))
+        assert page.states[0] in ("PreTitle", "Title")
+        assert np.all((page.confidence > 0) & (page.confidence <= 1 + 1e-9))
+    proba = fitted.predict_proba(test)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert fitted.score(test) > 0.9
+
+
+def test_estimator_conventions(fitted, pages):
+    assert fitted.fit(pages) is fitted
+    twin = clone(fitted)
+    assert repr(twin) == repr(fitted) and not hasattr(twin, "hmm_")
+    independent = clone(fitted).set_params(sequence=False).fit(pages)
+    assert independent.predict(pages).shape == (len(pages),)
+    with pytest.raises(ValueError, match="emission must be one of"):
+        ZoneLabeler(emission="crf").fit(pages)
+    with pytest.raises(ValueError, match="labels for"):
+        ZoneLabeler().fit(pages, y=["title"])
+
+
+def test_svm_emission_fits_and_decodes(pages):
+    labeler = ZoneLabeler(emission=SVMEmission(calibration_cv=2)).fit(pages)
+    ll = labeler.emission_.log_likelihood(pages)
+    assert ll.shape == (len(pages), len(STATES)) and np.isfinite(ll).all()
+    assert (labeler.predict(pages) == pages["label"].to_numpy()).mean() > 0.95
+
+
+def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
+    path = save_model(fitted, tmp_path / "m.joblib", {"name": "test-model"})
+    loaded = load_model(path)
+    assert loaded.model_card_["name"] == "test-model"
+    np.testing.assert_array_equal(loaded.predict(pages), fitted.predict(pages))
+    with pytest.raises(ModelError, match="no such model file"):
+        load_model(tmp_path / "missing.joblib")
+    (tmp_path / "junk.joblib").write_bytes(b"not a pickle at all")
+    with pytest.raises(ModelError, match="junk.joblib: not a scilabel model"):
+        load_model(tmp_path / "junk.joblib")
+    joblib.dump({"a": 1}, tmp_path / "dict.joblib")
+    with pytest.raises(ModelError, match="not a fitted scilabel ZoneLabeler"):
+        load_model(tmp_path / "dict.joblib")
+    fitted.versions_ = {"scilabel": "0.0.1", "scikit-learn": "0.1"}
+    save_model(fitted, tmp_path / "old.joblib", {})
+    with pytest.warns(UserWarning, match="saved with"):
+        load_model(tmp_path / "old.joblib")
+
+
+def test_state_mapping_used_for_training():
+    assert labels_to_states(["other", "title", "other", "authors"]) == ["PreTitle", "Title", "BTA", "Authors"]
