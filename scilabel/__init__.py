@@ -5,3 +5,12 @@ try:
     __version__ = version("scilabel")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+unknown"
+
+
+def __getattr__(name: str):
+    """``scilabel.load_model`` without importing scikit-learn on every ``import scilabel``."""
+    if name == "load_model":
+        from .persistence import load_model
+
+        return load_model
+    raise AttributeError(f"module 'scilabel' has no attribute {name!r}")

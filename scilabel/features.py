@@ -39,63 +39,105 @@ _TOKEN = re.compile(r"<\w+>|[^\W\d_]+|\d+|[^\w\s]")
 def tokenize(text: str) -> list[str]:
     """Normalised word tokens: lower case; numbers as shape tokens (``<d4>`` for a 4-digit number);
     e-mail addresses, URLs and DOIs as ``<email>``, ``<url>``, ``<doi>``; punctuation kept as tokens."""
-    text = _EMAIL.sub(" <email> ", text)
-    text = _DOI.sub(" <doi> ", text)
-    text = _URL.sub(" <url> ", text)
-    out = []
-    for tok in _TOKEN.findall(text.lower()):
-        out.append(f"<d{min(len(tok), 5)}>" if tok.isdigit() else tok)
-    return out
+    if "@" in text:
+        text = _EMAIL.sub(" <email> ", text)
+    if "10." in text:
+        text = _DOI.sub(" <doi> ", text)
+    if "http" in text or "www." in text:
+        text = _URL.sub(" <url> ", text)
+    return [f"<d{min(len(tok), 5)}>" if tok.isdigit() else tok for tok in _TOKEN.findall(text.lower())]
 
 
-def _count(pattern: re.Pattern, texts: pd.Series) -> np.ndarray:
-    return texts.str.count(pattern).to_numpy(dtype=float)
+def _span_sums(flags: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Sum of ``flags`` over each text's span of the joined page text."""
+    cum = np.concatenate([[0], np.cumsum(flags, dtype=np.int64)])
+    return (cum[starts + lengths] - cum[starts]).astype(float)
+
+
+def _pattern_counts(pattern: re.Pattern, joined: str, starts: np.ndarray) -> np.ndarray:
+    """Matches of ``pattern`` per text, found in one pass over the joined text."""
+    hits = [m.start() for m in pattern.finditer(joined)]
+    return np.bincount(np.searchsorted(starts, hits, side="right") - 1, minlength=len(starts)).astype(float)
+
+
+def _text_counts(texts: list[str]) -> dict[str, np.ndarray]:
+    """Character-class and pattern counts of every text, computed on the texts joined by newlines
+    (no pattern crosses a newline). Letters are ASCII letters and non-ASCII characters outside the
+    punctuation and symbol blocks; digits and capitals are ASCII."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
+    joined = "\n".join(texts)
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    upper = (codes >= 65) & (codes <= 90)
+    digit = (codes >= 48) & (codes <= 57)
+    space = (codes <= 32) | (codes == 160) | ((codes >= 0x2000) & (codes <= 0x200B)) | (codes == 0x3000)
+    symbol_block = ((codes >= 0x2010) & (codes <= 0x2BFF)) | (codes == 0xD7) | (codes == 0xF7)
+    letter = upper | ((codes >= 97) & (codes <= 122)) | ((codes >= 0xC0) & ~symbol_block)
+    punct = ~(letter | digit | space | (codes == 95)) & (codes > 32)
+    none, lowered = np.zeros(len(texts)), joined.lower()  # patterns whose cue is absent are skipped
+    return {
+        "n_words": np.fromiter((len(t.split()) for t in texts), dtype=float, count=len(texts)),
+        "chars": lengths.astype(float),
+        "letters": _span_sums(letter, starts, lengths),
+        "caps": _span_sums(upper, starts, lengths),
+        "digits": _span_sums(digit, starts, lengths),
+        "punct": _span_sums(punct, starts, lengths),
+        "email": _pattern_counts(_EMAIL, joined, starts) if "@" in joined else none,
+        "url": _pattern_counts(_URL, joined, starts) if "http" in lowered or "www." in lowered else none,
+        "doi": _pattern_counts(_DOI, joined, starts) if "10." in joined else none,
+        "years": _pattern_counts(_YEAR, joined, starts),
+        "marker": np.fromiter((1.0 if _MARKER.match(t) else 0.0 for t in texts), dtype=float, count=len(texts)),
+    }
 
 
 def layout_features(zones: pd.DataFrame) -> pd.DataFrame:
     """The layout feature table (columns :data:`LAYOUT_FEATURES`), one row per zone, same index."""
-    text = zones["text"].astype(str)
-    chars = text.str.len().to_numpy(dtype=float)
+    counts = _text_counts(zones["text"].astype(str).tolist())
+    chars = counts["chars"]
     safe = np.maximum(chars, 1.0)
-    page = zones["page"] if "page" in zones else pd.Series(0, index=zones.index)
+    n = len(zones)
+    codes = pd.factorize(zones["page"], sort=False)[0] if "page" in zones else np.zeros(n, dtype=np.intp)
     x, y, w, h = (zones[c].to_numpy(dtype=float) for c in ("x", "y", "w", "h"))
     size = zones["font_size"].to_numpy(dtype=float)
-    grouped = pd.DataFrame({"page": page.to_numpy(), "size": size, "chars": chars, "bottom": y + h})
+    n_pages = codes.max() + 1 if n else 0
     # body font size: the size carrying most characters on the page
-    weight = grouped.groupby(["page", "size"], sort=False)["chars"].sum().reset_index()
-    body = weight.sort_values("chars", ascending=False).drop_duplicates("page").set_index("page")["size"]
-    body_size = page.map(body).to_numpy(dtype=float)
-    order = grouped.groupby("page", sort=False).cumcount().to_numpy(dtype=float)
-    n_zones = grouped.groupby("page", sort=False)["page"].transform("size").to_numpy(dtype=float)
-    bottom = grouped.groupby("page", sort=False)["bottom"].transform("max").to_numpy(dtype=float)
-    page_height = zones["page_height"].to_numpy(dtype=float) if "page_height" in zones else bottom
-    page_width = zones["page_width"].to_numpy(dtype=float) if "page_width" in zones else np.full(len(zones), 1280.0)
-    letters = text.str.count(r"[^\W\d_]").to_numpy(dtype=float)
+    sizes, size_codes = np.unique(size, return_inverse=True)
+    weight = np.zeros((n_pages, len(sizes)))
+    np.add.at(weight, (codes, size_codes), chars)
+    body_size = sizes[weight.argmax(axis=1)][codes] if n else size
+    n_zones = np.bincount(codes, minlength=n_pages).astype(float)
+    by_page = np.argsort(codes, kind="stable")  # reading-order position of each zone within its page
+    order = np.empty(n)
+    order[by_page] = np.arange(n) - np.searchsorted(codes[by_page], codes[by_page])
+    bottom = np.zeros(n_pages)
+    np.maximum.at(bottom, codes, y + h)
+    page_height = zones["page_height"].to_numpy(dtype=float) if "page_height" in zones else bottom[codes]
+    page_width = zones["page_width"].to_numpy(dtype=float) if "page_width" in zones else np.full(n, 1280.0)
     return pd.DataFrame(
         {
-            "n_words": text.str.split().str.len().fillna(0).to_numpy(dtype=float),
+            "n_words": counts["n_words"],
             "left": x,
             "top": y,
             "height": h,
             "width": w,
             "x_rel": x / np.maximum(page_width, 1.0),
             "y_rel": y / np.maximum(page_height, 1.0),
-            "order_rel": order / np.maximum(n_zones - 1, 1.0),
+            "order_rel": order / np.maximum(n_zones[codes] - 1, 1.0),
             "font_rel": size / np.where(body_size > 0, body_size, 16.0),
             "bold": (zones["font_weight"].to_numpy(dtype=float) >= 600).astype(float),
             "italic": zones["italic_chars"].to_numpy(dtype=float) / safe,
-            "caps": text.str.count(r"[A-Z]").to_numpy(dtype=float) / np.maximum(letters, 1.0),
-            "digits": text.str.count(r"\d").to_numpy(dtype=float) / safe,
-            "punct": text.str.count(r"[^\w\s]").to_numpy(dtype=float) / safe,
+            "caps": counts["caps"] / np.maximum(counts["letters"], 1.0),
+            "digits": counts["digits"] / safe,
+            "punct": counts["punct"] / safe,
             "sup": zones["sup_chars"].to_numpy(dtype=float) / safe,
             "link": zones["link_chars"].to_numpy(dtype=float) / safe,
-            "email": _count(_EMAIL, text),
-            "url": _count(_URL, text),
-            "doi": _count(_DOI, text),
-            "years": _count(_YEAR, text),
+            "email": counts["email"],
+            "url": counts["url"],
+            "doi": counts["doi"],
+            "years": counts["years"],
             "lines": h / np.maximum(size * 1.15, 1.0),
             "chars": chars,
-            "marker": text.str.contains(_MARKER).to_numpy(dtype=float),
+            "marker": counts["marker"],
         },
         index=zones.index,
     )
