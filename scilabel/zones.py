@@ -140,7 +140,7 @@ def _visible_text(node: Node, nodes: list[Node]) -> bool:
 
 
 def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
-    text = " ".join(_join_run(nodes, run).split())
+    text = " ".join(_join_run(nodes, run, facts.in_sup).split())
     if not text:
         return None
     texts = [i for i in run if i >= 0 and nodes[i].bbox[2] > 0]
@@ -183,21 +183,24 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
     )
 
 
-def _join_run(nodes: list[Node], run: list[int]) -> str:
-    """Concatenate a run's text, adding a space where CSS (not the text) separates two words."""
+def _join_run(nodes: list[Node], run: list[int], in_sup: list[bool]) -> str:
+    """Concatenate a run's text, adding a space where the layout (not the text) separates two words:
+    a visible gap, or the edge of a superscript (author and footnote markers: "Naeije<sup>a</sup>")."""
     pieces: list[str] = []
-    previous: Node | None = None
+    previous: int | None = None
     for i in run:
         if i < 0:
             pieces.append(" ")
             continue
         node = nodes[i]
         if previous is not None and node.bbox[2] > 0 and pieces and not pieces[-1][-1:].isspace() \
-                and not node.text[:1].isspace() and _visual_gap(previous, node, nodes):
+                and not node.text[:1].isspace() and (
+                    _visual_gap(nodes[previous], node, nodes)
+                    or (in_sup[previous] != in_sup[i] and pieces[-1][-1:].isalnum() and node.text[:1].isalnum())):
             pieces.append(" ")
         pieces.append(node.text)
         if node.bbox[2] > 0:
-            previous = node
+            previous = i
     return "".join(pieces)
 
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from scilabel.corpus.collections import (
+
     COLLECTION_FIELDS,
     COLUMNS,
     build_field_collections,
@@ -16,7 +17,9 @@ from scilabel.corpus.collections import (
     write_collections,
 )
 
-DATA = Path(os.environ.get("SCILABEL_DATA", "/work/shared/data"))
+from .conftest import SHARED_DATA
+
+DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scilabel.corpus.headers import (
+
     GROBID_HEADER_FIELDS,
     HEADER_FIELDS,
     PARSCIT_HEADER_FIELDS,
@@ -23,7 +24,9 @@ from scilabel.corpus.headers import (
     tag_key,
 )
 
-DATA = Path(os.environ.get("SCILABEL_DATA", "/work/shared/data"))
+from .conftest import SHARED_DATA
+
+DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
 HEADERS = DATA / "headers"
 
 

@@ -9,8 +9,10 @@ import pytest
 
 from scilabel.corpus.jats import Citation, ItemList, Paragraph, iter_articles, parse_jats
 
-DATA = Path("/work/shared/data/jats")
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared JATS corpus not available")
+from .conftest import SHARED_DATA
+
+
+DATA = SHARED_DATA / "jats"
 
 ARTICLE = """<?xml version="1.0" encoding="UTF-8"?>
 <article article-type="research-article" xmlns:xlink="http://www.w3.org/1999/xlink">
@@ -206,7 +208,6 @@ def test_iter_articles_skips_and_reads_gzip(tmp_path: Path, article_file: Path, 
     assert "bad.xml" in caplog.text
 
 
-@needs_data
 def test_real_articles() -> None:
     acs = parse_jats(DATA / "LimeSoup/acs/101021nl3016957.xml")
     assert acs.title == "Sodium Ion Insertion in Hollow Carbon Nanowires for Battery Applications"

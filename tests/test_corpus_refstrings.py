@@ -14,6 +14,7 @@ from lxml import etree
 from scilabel.corpus import refstrings
 from scilabel.corpus.headers import local_name, read_xml
 from scilabel.corpus.refstrings import (
+
     ANYSTYLE_FIELDS,
     GROBID_FIELDS,
     GROBID_SCOPES,
@@ -27,7 +28,9 @@ from scilabel.corpus.refstrings import (
     make_segments,
 )
 
-DATA = Path(os.environ.get("SCILABEL_DATA", "/work/shared/data"))
+from .conftest import SHARED_DATA
+
+DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
 REFS = DATA / "references"
 
 #: References per (corpus, split), from the data README.

