@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import logging
@@ -152,17 +153,27 @@ def cmd_label(args: argparse.Namespace) -> int:
     from .persistence import load_model
     from .pipeline import label_page
 
-    labeler = load_model(_resolve_model(args.model))
+    if args.baseline and (args.overlay or args.model):
+        raise CommandError("--baseline labels from the HTML alone: it takes neither --model nor --overlay")
+    stack = contextlib.ExitStack()
+
     pages = _pages_in(args.page)
     many = len(pages) > 1
     failed, chunks = 0, []
-    with Renderer(timeout=args.timeout) as renderer:
+    baseline = None
+    if args.baseline:
+        baseline, label_one = _baseline_labeller(args)
+    else:
+        labeler = load_model(_resolve_model(args.model))
+        renderer = stack.enter_context(Renderer(timeout=args.timeout))
+        label_one = lambda page, overlay: label_page(renderer, labeler, page, overlay=overlay)  # noqa: E731
+    with stack:
         for page in pages:
             overlay = None
             if args.overlay:
                 overlay = args.overlay / (Path(page).stem + ".png") if many else args.overlay
             try:
-                record = label_page(renderer, labeler, page, overlay=overlay)
+                record = label_one(page, overlay)
             except PageError as exc:
                 if not many:
                     raise
@@ -174,10 +185,31 @@ def cmd_label(args: argparse.Namespace) -> int:
             else:
                 chunks.append(json.dumps(record, ensure_ascii=False, indent=None if many else 2) + "\n")
     _emit("".join(chunks), args.output)
+    if baseline is not None and args.case_base:
+        baseline.case_base.save(args.case_base)
     if failed:
         print(f"scilabel: {failed} of {len(pages)} pages failed", file=sys.stderr)
         return 3
     return 0
+
+
+def _baseline_labeller(args: argparse.Namespace):
+    """The baseline and a function labelling one page with it (no browser: baselines read the HTML)."""
+    from .baselines import CaseBase, get_baseline, record
+    from .sources import load_source
+
+    baseline = get_baseline(args.baseline)
+    if args.case_base:
+        if not hasattr(baseline, "case_base"):
+            raise CommandError(f"--case-base is for the cbr baselines, not {args.baseline}")
+        if args.case_base.exists():
+            baseline.case_base = CaseBase.load(args.case_base)
+
+    def label_one(page: str, overlay: Path | None) -> dict:
+        doc = load_source(page, timeout=args.timeout)
+        return record(baseline.extract(doc.html, doc.url), doc.source)
+
+    return baseline, label_one
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -248,6 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="model file, or nb / svm for the shipped models (default: svm, or $SCILABEL_MODEL)")
     p.add_argument("--format", choices=("json", "tsv"), default="json")
     p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
+    p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
+                                          "metatags", "readability"),
+                   help="label with a comparison system instead of the HMM (same JSON schema)")
+    p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")

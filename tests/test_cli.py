@@ -92,3 +92,14 @@ def test_zones_command_formats(capsys):
     assert rows[4]["text"].startswith("Seasonal shifts") and rows[4]["label"] == "title"
     assert main(["zones", str(EXAMPLE_PAGE)]) == 0
     assert "Seasonal shifts" in capsys.readouterr().out
+
+
+def test_baselines_share_the_output_schema(capsys, tmp_path):
+    record = label_example(capsys, "--baseline", "metatags")
+    assert record["model"] == "metatags" and record["title"] == "Seasonal shifts in nectar foraging by urban bumblebees"
+    assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
+    assert all(z["bbox"] is None and z["label"] in LABELS for z in record["zones"])
+    case_base = tmp_path / "cases.joblib"
+    label_example(capsys, "--baseline", "cbr", "--case-base", str(case_base))
+    assert case_base.stat().st_size > 0
+    assert main(["label", str(EXAMPLE_PAGE), "--baseline", "trafilatura", "--model", "nb"]) == 1
