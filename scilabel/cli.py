@@ -239,6 +239,11 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     pd.set_option("display.width", 200)
     print(f"split: {args.split}   F-measure per label (%), zone and token level")
     print(result.summary.to_string(index=False))
+    side_by_side = _with_baselines(result.summary, args) if args.baselines else None
+    if side_by_side is not None:
+        print(f"\nsplit: {args.split}   token-level F per label (%), models and baselines side by side"
+              " (content: main-content F against data-scilabel-content gold, baselines only for now)")
+        print(side_by_side.to_string(index=False))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         write_text(args.out / "summary.csv", result.summary.to_csv(index=False))
@@ -246,10 +251,29 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         write_text(args.out / "by_group.csv", result.by_group.to_csv(index=False))
         write_text(args.out / "details.csv", result.details.to_csv(index=False))
         write_text(args.out / "worst_pages.csv", result.worst_pages.to_csv(index=False))
+        if side_by_side is not None:
+            write_text(args.out / "systems.csv", side_by_side.to_csv(index=False))
+            write_text(args.out / "systems.json", side_by_side.to_json(orient="records", indent=2))
         for name, table in result.confusions.items():
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
             plot_confusion(table, f"{name} ({args.split})", args.out / f"confusion_{safe}.png")
         print(f"tables and confusion matrices in {args.out}")
+
+
+def _with_baselines(summary: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
+    """The models' token-level rows and the baselines' rows in one table (same label columns)."""
+    from .baselines import BASELINES, get_baseline
+    from .baselines.scoring import score_baselines
+
+    names = list(BASELINES) if args.baselines == ["all"] else args.baselines
+    scored = score_baselines([get_baseline(n) for n in names], args.data, split=args.split)
+    labels = [c for c in summary.columns if c not in ("system", "dataset", "level", "ms_per_page")]
+    models = summary[summary["level"] == "token"].drop(columns="level")
+    rows = pd.DataFrame({"system": scored["baseline"], "dataset": scored["dataset"],
+                         **{lab: 100 * scored.get(f"{lab}_f", float("nan")) for lab in labels},
+                         "content": 100 * scored["content_f"], "ms_per_page": scored["ms_per_page"]})
+    table = pd.concat([models, rows], ignore_index=True)
+    return table[["system", "dataset", *labels, "content", "ms_per_page"]].round(1)
 
 
 def _labeler_system(labeler):
@@ -298,6 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
     p.add_argument("--split", default="test", help="which split to score (default test)")
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")
+    p.add_argument("--baselines", nargs="+", metavar="NAME", help="also score these baselines (or: all) in one table")
     p.add_argument("--out", type=Path, help="folder for CSV/JSON tables and confusion matrices")
     p.set_defaults(func=cmd_evaluate)
 

@@ -28,8 +28,12 @@ def words(text: str) -> list[str]:
 
 
 def _prf(tp: float, n_pred: float, n_gold: float) -> tuple[float, float, float]:
-    p = tp / n_pred if n_pred else (1.0 if not n_gold else 0.0)
-    r = tp / n_gold if n_gold else (1.0 if not n_pred else 0.0)
+    """Precision, recall, F; all NaN when the label is absent from both gold and prediction
+    (nothing to score: neither a success nor a failure)."""
+    if not n_pred and not n_gold:
+        return float("nan"), float("nan"), float("nan")
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 0.0
     f = 2 * p * r / (p + r) if p + r else 0.0
     return p, r, f
 
