@@ -1,0 +1,139 @@
+"""Benchmark the reference pipeline (issue 6): parser field F1 on held-out labelled strings per
+corpus, author-name splitting, splitting of reference zones into literals, and anchor-to-reference
+linking (P/R/F1, Bergmark et al.'s Item and Reference accuracy) on the generated pages' gold.
+
+    .venv/bin/python benchmarks/references.py [--model models/scilabel-refs.joblib]
+        [--data ../shared/data] [--corpus build/corpus] [--splits test dev train] [--json out.json]
+
+Reference and body zones are picked with the gold ``label`` column; test pages come from template
+families never seen in training.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pandas as pd
+
+from scilabel.references import load_parser, page_references, split_references
+from scilabel.references.evaluation import (
+    LinkCounts,
+    SplitCounts,
+    corpus_name,
+    gold_entries,
+    link_counts,
+    name_scores,
+    prf,
+    segmenter_pages,
+    split_counts,
+)
+from scilabel.references.training import scores_by_corpus, training_data
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def fields_section(parser, data_dir: Path) -> dict:
+    _, held = training_data(data_dir)
+    scores = scores_by_corpus(parser, held)
+    print("\n== Field F1 on held-out labelled strings (soft match; micro over the fields each corpus annotates)")
+    print(f"{'corpus':10} {'n':>6} {'P':>6} {'R':>6} {'F1':>6}   per-field F1")
+    for name, s in scores.items():
+        fields = " ".join(f"{k}={v:.2f}" for k, v in s["fields"].items())
+        print(f"{name:10} {s['n']:6d} {s['precision']:6.3f} {s['recall']:6.3f} {s['f1']:6.3f}   {fields}")
+    for label, names in (("all", list(scores)), ("all but jats", [n for n in scores if n != "jats"])):
+        total = prf(*(sum(scores[n][k] for n in names) for k in ("tp", "fp", "fn")))
+        n = sum(scores[name]["n"] for name in names)
+        print(f"{label:10} {n:6d} {total['precision']:6.3f} {total['recall']:6.3f} {total['f1']:6.3f}")
+    detail = scores_by_corpus(parser, [r for r in held if corpus_name(r) != "jats"], detail=True)
+    print("per file: " + ", ".join(f"{name} {s['f1']:.3f} (n={s['n']})" for name, s in detail.items()))
+    names = name_scores(data_dir / "references" / "grobid" / "name-citation")
+    print(f"\nauthor names (GROBID name-citation files, family names): P {names['precision']:.3f} "
+          f"R {names['recall']:.3f} F1 {names['f1']:.3f} over {names['tp'] + names['fn']} names")
+    return {"fields": scores, "fields_per_file": detail, "names": names}
+
+
+def segmenter_section(data_dir: Path) -> dict:
+    total = SplitCounts()
+    for frame in segmenter_pages(data_dir / "references" / "grobid" / "reference-segmenter"):
+        total.add(split_counts([lit.rows for lit in split_references(frame)], gold_entries(frame)))
+    s = total.scores()
+    print("\n== Splitting real bibliographies by text alone (GROBID reference-segmenter: one zone per printed line,"
+          " no list structure, no indents)")
+    print(f"{s['pages']} bibliographies, {s['entries']} entries: count exact {s['count_exact']:.3f}, boundary "
+          f"P {s['boundary_precision']:.3f} R {s['boundary_recall']:.3f} F1 {s['boundary_f1']:.3f}, "
+          f"entries exact {s['entries_exact']:.3f}")
+    return s
+
+
+def pages_section(parser, zones: pd.DataFrame, splits: list[str]) -> dict:
+    split_totals: dict = defaultdict(SplitCounts)
+    link_totals: dict = defaultdict(LinkCounts)
+    formats: dict = defaultdict(Counter)
+    started = time.perf_counter()
+    pages = 0
+    for page, frame in zones[zones["split"].isin(splits)].groupby("page", sort=False):
+        split, group = frame["split"].iloc[0], frame["group"].iloc[0]
+        found = page_references(frame, parser)
+        rows = [lit.rows for lit in found.literals]
+        refs = frame[frame["label"] == "references"]
+        sc = split_counts(rows, gold_entries(refs))
+        lc = link_counts(frame, rows, found.anchors)
+        for key in ((split, group), (split, "ALL")):
+            split_totals[key].add(sc)
+            link_totals[key].add(lc)
+        formats[split][found.format or "none"] += 1
+        pages += 1
+    seconds = time.perf_counter() - started
+    print(f"\n== Splitting reference zones of generated pages into literals ({pages} pages, {seconds:.0f} s with "
+          "parsing and linking)")
+    print(f"{'split':6} {'family':18} {'pages':>5} {'count exact':>11} {'bound P':>8} {'bound R':>8} "
+          f"{'bound F1':>8} {'entries exact':>13}")
+    for (split, group), c in sorted(split_totals.items()):
+        s = c.scores()
+        print(f"{split:6} {group:18} {s['pages']:5d} {s['count_exact']:11.3f} {s['boundary_precision']:8.3f} "
+              f"{s['boundary_recall']:8.3f} {s['boundary_f1']:8.3f} {s['entries_exact']:13.3f}")
+    print("\n== Anchor-to-reference links (pairs of body zone and reference id against the zones' gold cites)")
+    print(f"{'split':6} {'family':18} {'link P':>7} {'link R':>7} {'link F1':>7} {'Item acc':>8} {'Ref acc':>8} "
+          f"{'refs':>6}")
+    for (split, group), c in sorted(link_totals.items()):
+        s = c.scores()
+        print(f"{split:6} {group:18} {s['link_precision']:7.3f} {s['link_recall']:7.3f} {s['link_f1']:7.3f} "
+              f"{s['item_accuracy']:8.3f} {s['reference_accuracy']:8.3f} {s['references']:6d}")
+    print("\nanchor formats decided per page:")
+    for split, counts in sorted(formats.items()):
+        print(f"  {split}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+    return {
+        "splitting": {f"{k[0]}/{k[1]}": c.scores() for k, c in split_totals.items()},
+        "links": {f"{k[0]}/{k[1]}": c.scores() for k, c in link_totals.items()},
+        "formats": {k: dict(v) for k, v in formats.items()},
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", type=Path, default=REPO / "models" / "scilabel-refs.joblib")
+    ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
+    ap.add_argument("--corpus", type=Path, default=REPO / "build" / "corpus")
+    ap.add_argument("--splits", nargs="+", default=["test", "dev"])
+    ap.add_argument("--skip-fields", action="store_true", help="only the page figures")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    parser = load_parser(args.model)
+    card = parser.model_card_
+    print(f"model {args.model} ({args.model.stat().st_size / 2**20:.1f} MB), trained on "
+          f"{sum(card['training_references'].values())} strings in {card['training_seconds']} s")
+    out = {} if args.skip_fields else fields_section(parser, args.data)
+    out["segmenter"] = segmenter_section(args.data)
+    zones = pd.read_parquet(args.corpus / "zones.parquet")
+    out.update(pages_section(parser, zones, args.splits))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Splitting the references zones of a page into reference literals (one string per entry).
+
+A page's list structure shows in its zones: one zone per list item, a number zone beside each
+entry (``<dt>1.</dt><dd>..</dd>``, table cells), look-up link zones under it ("[PubMed] Google
+Scholar"). Where there is no such structure the text and geometry decide: numbering patterns (also
+inside one zone, for a ``<p>`` holding the whole list), hanging indents and line continuations (a
+``<p>`` with ``<br>`` per line), and columns (a jump back up the page starts a new column).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+#: A printed entry label at the start of a piece of text: "[12]", "(12)", "12.", "12)", "12 A", "10a", "^".
+_LABEL = re.compile(
+    r"^\s*(?:\[(\d{1,4}[a-z]?)\]|\((\d{1,4}[a-z]?)\)|(\d{1,4}[a-z]?)[.)](?=\s|[^\W\d_]|$)"
+    r"|(\d{1,3}[a-z]?)(?=\s+[A-Z]|[A-ZÀ-Þ][^\W\d_])|\^)\s*"
+)
+#: A number glued to the entry ("28van Dongen", "6D'Arcy"): trusted only in a numbered list.
+_GLUED_LABEL = re.compile(r"^\s*(\d{1,4})\s*(?=[^\s\d.,;:–-])")
+_LABEL_ONLY = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]?|\^|[•*–-])\s*$")
+#: Link furniture that belongs to the entry above it but is not part of the reference.
+_FURNITURE = re.compile(
+    r"^(?:\s*(?:\[?(?:PubMed|CrossRef|Google Scholar|PMC free article|Web of Science|Scopus|Medline|ADS|"
+    r"Full Text|Abstract|View Article|Article|Find this article online|Search in Google Scholar)\]?|↩|↑|\^)"
+    r"[\s,|]*)+$",
+    re.I,
+)
+#: The same furniture at the end of an entry's text.
+TRAILING_FURNITURE = re.compile(
+    r"(?:\s*(?:↩|↑|\[PubMed\]|\[CrossRef\]|\[Google Scholar\]|Google Scholar|PubMed|CrossRef|View Article))+\s*$"
+)
+#: Numbered entries inside one zone: a label after the end of the previous entry.
+_INNER_LABEL = re.compile(r"(?<=[.\s])\s*(?:\[(\d{1,4})\]|(\d{1,4})\.)\s+(?=\S)")
+#: Family-name particles that may open an entry in lower case ("van Noort, V.").
+_PARTICLES = ("van ", "von ", "de ", "der ", "den ", "da ", "di ", "du ", "le ", "la ", "ten ", "ter ")
+#: A line ending in an initial ("M."): a name goes on on the next line.
+_INITIAL_END = re.compile(r"(?:^|\s)[A-Z]\.$")
+#: Horizontal offset (CSS px) that counts as an indent.
+INDENT_PX = 4.0
+
+
+@dataclass
+class Literal:
+    """One reference entry: its text (without printed label and link furniture), its printed
+    label ("12") when it has one, and the index labels of the zone rows it came from."""
+
+    text: str
+    label: str | None = None
+    rows: list = field(default_factory=list)
+
+
+@dataclass
+class _Piece:
+    text: str
+    row: object
+    x: float
+    y: float
+    h: float
+    font_size: float
+    label: str | None
+    glued: bool = False  #: whether a number glued to the text is a label (the list is numbered)
+
+
+def leading_label(text: str, glued: bool = False) -> tuple[str | None, str]:
+    """The printed label of an entry ("12"; "" for a mark without number such as "^"; None for
+    none) and the text after it; ``glued`` also takes a number glued to the text ("28van")."""
+    m = _LABEL.match(text) or (_GLUED_LABEL.match(text) if glued else None)
+    if not m or m.end() >= len(text.rstrip()):
+        return None, text
+    number = next((g for g in m.groups() if g), None)
+    return number or "", text[m.end():]
+
+
+def _number(label: str | None) -> int | None:
+    m = re.match(r"\d+", label or "")
+    return int(m.group()) if m else None
+
+
+def _inner_split(text: str) -> list[str]:
+    """Cut a zone holding several numbered entries ("1. A ... 2. B ...") at labels that count up."""
+    first = _number(leading_label(text)[0])
+    if first is None:
+        return [text]
+    expected, cuts = first + 1, []
+    for m in _INNER_LABEL.finditer(text):
+        number = int(next(g for g in m.groups() if g))
+        if number == expected:
+            cuts.append(m.start() + len(m.group()) - len(m.group().lstrip()))
+            expected += 1
+    bounds = [0, *cuts, len(text)]
+    return [text[a:b].strip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+
+
+def _pieces(zones: pd.DataFrame) -> list[_Piece]:
+    """Pieces of text with their geometry; labels glued to the text count only if the list is numbered."""
+    pieces = []
+    for row, z in zones.iterrows():
+        for part in _inner_split(str(z["text"])):
+            size = float(z.get("font_size", 16.0) or 16.0)
+            pieces.append(_Piece(part, row, float(z["x"]), float(z["y"]), float(z["h"]), size, None))
+    numbered = _numbered([leading_label(p.text, glued=True)[0] for p in pieces])
+    for p in pieces:
+        p.label = re.sub(r"[^\w]", "", p.text) if _LABEL_ONLY.match(p.text) else leading_label(p.text, numbered)[0]
+        p.glued = numbered
+    return pieces
+
+
+def _numbered(labels: list[str | None]) -> bool:
+    """Whether the entries carry numbers: labels count up from 1 (or so) most of the way."""
+    numbers = [n for n in map(_number, labels) if n is not None]
+    if len(numbers) < 2:
+        return False
+    rising = sum(b == a + 1 for a, b in zip(numbers, numbers[1:]))
+    return numbers[0] <= 2 and rising >= 0.8 * (len(numbers) - 1)
+
+
+def _continues(piece: _Piece, prev: _Piece, start: _Piece) -> bool:
+    """Whether an unlabelled piece continues the entry begun by ``start`` (last piece ``prev``)."""
+    if abs(piece.y - prev.y) < 0.5 * max(prev.h, 1.0) and piece.x > prev.x:
+        return True  # beside the previous piece on its line (number cell, then text cell)
+    if piece.y < prev.y or piece.y - (prev.y + prev.h) > 0.5 * piece.font_size:
+        return False  # back up the page (the next column), or a gap between entries
+    if piece.x > start.x + INDENT_PX:
+        return True  # hanging indent
+    return _continues_text(piece.text.lstrip(), TRAILING_FURNITURE.sub("", prev.text).rstrip())
+
+
+def _continues_text(text: str, before: str) -> bool:
+    """Whether a line of text continues the line ``before`` rather than opening an entry: it starts
+    in lower case (not a name particle after a full stop), with a digit or a bracket, or the line
+    before ends mid-phrase (a comma, a hyphen, "and", an initial such as "M.")."""
+    if not text or before.endswith(("-", ",", ":", ";", "&", " and", " in", " In")):
+        return True
+    if text[0].isdigit() or text[0] in "([{":
+        return True
+    if text[0].islower():
+        return not (before.endswith((".", ")", "]")) and text.startswith(_PARTICLES))
+    return bool(_INITIAL_END.search(before))
+
+
+def split_references(zones: pd.DataFrame, label_column: str = "label", label: str = "references") -> list[Literal]:
+    """Reference literals of one page's zones (columns ``text, x, y, h``, ``font_size`` and
+    ``label_column``), from the zones whose label is ``label``, in page order. A numbered entry
+    with no text ("7." alone) is kept, with empty text, so numbers still find their entries."""
+    pieces = _pieces(zones[zones[label_column] == label])
+    numbered = _numbered([p.label for p in pieces])
+    literals: list[Literal] = []
+    start = prev = None
+    for piece in pieces:
+        if _FURNITURE.match(piece.text):
+            if literals:
+                literals[-1].rows.append(piece.row)
+            continue
+        if not (literals and _joins(piece, prev, start, numbered, literals[-1])):
+            literals.append(Literal("", piece.label or None))
+            start = piece
+        lit = literals[-1]
+        if not _LABEL_ONLY.match(piece.text):
+            body = leading_label(piece.text, piece.glued)[1] if piece.label is not None else piece.text
+            lit.text = f"{lit.text} {TRAILING_FURNITURE.sub('', body).strip()}".strip()
+        lit.label = lit.label or piece.label or None
+        if lit.rows[-1:] != [piece.row]:
+            lit.rows.append(piece.row)
+        prev = piece
+    return [lit for lit in literals if lit.text or _number(lit.label) is not None]  # a bare "7." is still entry 7
+
+
+def _joins(piece: _Piece, prev: _Piece, start: _Piece, numbered: bool, current: Literal) -> bool:
+    """Whether ``piece`` belongs to the current entry rather than starting the next one."""
+    if _LABEL_ONLY.match(piece.text):
+        return False  # a number zone opens the next entry
+    if numbered and piece.label:  # a number that counts on opens the next entry ("10", "10a", "11")
+        number, new = _number(current.label), _number(piece.label)
+        return number is not None and not (piece.label != current.label and number <= new <= number + 3)
+    if _LABEL_ONLY.match(prev.text) and not current.text:
+        return True  # the entry's text after its number zone
+    if numbered:
+        return True  # numbered list: everything up to the next number belongs to the entry
+    if piece.label is not None:
+        return False
+    return _continues(piece, prev, start)

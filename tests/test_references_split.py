@@ -1,0 +1,119 @@
+"""Splitting reference zones into literals, on hand-written zone frames, and its scores."""
+from __future__ import annotations
+
+import pandas as pd
+
+from scilabel.references.evaluation import gold_entries, split_counts
+from scilabel.references.split import split_references
+
+LINE = 20.0
+
+
+def frame(rows: list[tuple[str, float, float]], label: str = "references", font_size: float = 16.0) -> pd.DataFrame:
+    """Zones from ``(text, x, y)``, one line high each."""
+    return pd.DataFrame(
+        [{"text": t, "x": x, "y": y, "h": LINE, "font_size": font_size, "label": label} for t, x, y in rows]
+    )
+
+
+def texts(zones: pd.DataFrame) -> list[str]:
+    return [lit.text for lit in split_references(zones)]
+
+
+def test_one_list_item_per_entry_with_link_furniture() -> None:
+    zones = frame(
+        [
+            ("Smith J. A study. Nature 1, 2 (2001).", 100, 0),
+            ("[PubMed] Google Scholar", 110, LINE),
+            ("van Noort V. Another. Cell 3, 4 (2002).", 100, 2.5 * LINE),
+            ("Google Scholar", 110, 3.5 * LINE),
+        ]
+    )
+    literals = split_references(zones)
+    assert [lit.text for lit in literals] == ["Smith J. A study. Nature 1, 2 (2001).", "van Noort V. Another. Cell 3, 4 (2002)."]
+    assert [lit.rows for lit in literals] == [[0, 1], [2, 3]]
+
+
+def test_number_cells_beside_their_entries() -> None:
+    zones = frame([("1.", 100, 0), ("Smith J. One.", 140, 0), ("2.", 100, LINE), ("Jones K. Two.", 140, LINE)])
+    literals = split_references(zones)
+    assert [(lit.label, lit.text, lit.rows) for lit in literals] == [("1", "Smith J. One.", [0, 1]), ("2", "Jones K. Two.", [2, 3])]
+
+
+def test_numbered_lines_of_one_paragraph_with_br() -> None:
+    zones = frame(
+        [
+            ("[1] Smith J, Jones K. A long title that wraps onto", 100, 0),
+            ("the next line. J Biol 3: 4-5.", 100, LINE),
+            ("[2] Brown L. Short one. Cell 1: 2.", 100, 2 * LINE),
+            ("[3] Green M. Another.", 100, 3 * LINE),
+        ]
+    )
+    literals = split_references(zones)
+    assert [lit.label for lit in literals] == ["1", "2", "3"]
+    assert literals[0].text == "Smith J, Jones K. A long title that wraps onto the next line. J Biol 3: 4-5."
+
+
+def test_hanging_indent_without_numbers() -> None:
+    zones = frame(
+        [
+            ("Smith, J. (2001). A title that goes on and on and", 100, 0),
+            ("on. Journal of Things, 3, 4-5.", 124, LINE),
+            ("Jones, K. (1999). Second entry. Cell, 1, 2.", 100, 2 * LINE),
+            ("Zeta, Z. (2005). Third entry spills over onto", 100, 3 * LINE),
+            ("a second line. Nature, 7, 8.", 124, 4 * LINE),
+        ]
+    )
+    assert texts(zones) == [
+        "Smith, J. (2001). A title that goes on and on and on. Journal of Things, 3, 4-5.",
+        "Jones, K. (1999). Second entry. Cell, 1, 2.",
+        "Zeta, Z. (2005). Third entry spills over onto a second line. Nature, 7, 8.",
+    ]
+
+
+def test_two_column_list_starts_a_new_entry_at_the_top_of_the_next_column() -> None:
+    zones = frame(
+        [
+            ("Adams A. First.", 100, 0),
+            ("Baker B. Second, continued", 100, LINE),
+            ("Clark C. Third.", 700, 0),
+            ("Dixon D. Fourth.", 700, LINE),
+        ]
+    )
+    assert texts(zones) == ["Adams A. First.", "Baker B. Second, continued", "Clark C. Third.", "Dixon D. Fourth."]
+
+
+def test_one_zone_holding_a_whole_numbered_list() -> None:
+    zones = frame([("1. Smith J. One. Cell 2: 3. 2. Jones K. Two (2001). 3. Brown L. Three.", 100, 0)])
+    literals = split_references(zones)
+    assert [(lit.label, lit.text) for lit in literals] == [
+        ("1", "Smith J. One. Cell 2: 3."),
+        ("2", "Jones K. Two (2001)."),
+        ("3", "Brown L. Three."),
+    ]
+
+
+def test_glued_numbers_count_only_in_a_numbered_list() -> None:
+    numbered = frame([("1Attwell D. One.", 100, 0), ("2van Golen K. Two.", 100, 2 * LINE), ("3D'Arcy F. Three.", 100, 4 * LINE)])
+    assert [(lit.label, lit.text) for lit in split_references(numbered)] == [
+        ("1", "Attwell D. One."), ("2", "van Golen K. Two."), ("3", "D'Arcy F. Three.")
+    ]
+    plain = frame([("3D printing in labs. Cell 1: 2.", 100, 0)])
+    assert texts(plain) == ["3D printing in labs. Cell 1: 2."]
+
+
+def test_only_reference_zones_are_used() -> None:
+    zones = pd.concat([frame([("Body text [1].", 100, 0)], label="other"), frame([("Smith J. One.", 100, 5 * LINE)])])
+    zones.index = [0, 1]
+    assert [(lit.text, lit.rows) for lit in split_references(zones)] == [("Smith J. One.", [1])]
+
+
+def test_split_counts_against_gold_entries() -> None:
+    zones = frame([("1.", 100, 0), ("Smith J. One.", 140, 0), ("2.", 100, LINE), ("Jones K. Two.", 140, LINE)])
+    zones["ref_id"] = ["a", "a", "b", "b"]
+    gold = gold_entries(zones)
+    assert gold == [[0, 1], [2, 3]]
+    perfect = split_counts([lit.rows for lit in split_references(zones)], gold)
+    assert perfect.scores()["count_exact"] == 1.0 and perfect.scores()["boundary_f1"] == 1.0
+    merged = split_counts([[0, 1, 2, 3]], gold).scores()
+    assert merged["count_exact"] == 0.0 and merged["boundary_recall"] == 0.5 and merged["entries_exact"] == 0.0
