@@ -5,7 +5,7 @@ import pandas as pd
 
 from scilabel.corpus.refstrings import LabelledReference
 from scilabel.references.anchors import Anchor
-from scilabel.references.evaluation import corpus_name, field_counts, link_counts
+from scilabel.references.evaluation import corpus_name, field_counts, gold_entries, link_counts, segmenter_pages
 
 
 def page() -> pd.DataFrame:
@@ -52,3 +52,17 @@ def test_anystyle_volume_holds_the_issue() -> None:
 def test_corpus_names() -> None:
     assert corpus_name(LabelledReference([], "references/anystyle/gold.xml", "gold")) == "anystyle"
     assert corpus_name(LabelledReference([], "PMC123", "train")) == "jats"
+
+
+def test_segmenter_pages_give_one_zone_per_printed_line(tmp_path) -> None:
+    (tmp_path / "a.tei.xml").write_text(
+        "<tei><text><listBibl>REFERENCES<lb/>"
+        "<bibl><label>1</label>. A. Smith, Phys. Rev. D 63,<lb/> 114015 (2001).<lb/></bibl>"
+        "<bibl><label>2</label>. B. Jones, JHEP 07 (2007).<lb/></bibl>"
+        "</listBibl></text></tei>",
+        encoding="utf-8",
+    )
+    (frame,) = list(segmenter_pages(tmp_path))
+    assert list(frame["text"]) == ["1. A. Smith, Phys. Rev. D 63,", "114015 (2001).", "2. B. Jones, JHEP 07 (2007)."]
+    assert list(frame["ref_id"]) == ["b0", "b0", "b1"]
+    assert gold_entries(frame) == [[0, 1], [2]]

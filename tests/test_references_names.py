@@ -14,7 +14,10 @@ def pairs(text: str) -> list[tuple[str, str]]:
     "text, expected",
     [
         ("Smith, J. A., Jones, K. & Brown, L.", [("J. A.", "Smith"), ("K.", "Jones"), ("L.", "Brown")]),
-        ("Kalemis A, Heinzer S, von Schulthess G, et al.", [("A", "Kalemis"), ("S", "Heinzer"), ("G", "von Schulthess")]),
+        (
+            "Kalemis A, Heinzer S, von Schulthess G, et al.",
+            [("A", "Kalemis"), ("S", "Heinzer"), ("G", "von Schulthess")],
+        ),
         ("J. Smith, K. Jones and L. Brown", [("J.", "Smith"), ("K.", "Jones"), ("L.", "Brown")]),
         ("Attwell D. Buchan A. M. Charpak S.", [("D.", "Attwell"), ("A. M.", "Buchan"), ("S.", "Charpak")]),
         ("LIU J; WANG K", [("J", "LIU"), ("K", "WANG")]),

@@ -100,7 +100,9 @@ def test_shipped_model_parses_common_styles() -> None:
     assert [a["family"] for a in vancouver["authors"]] == ["Lawn", "Cousens", "Zupan"]
     assert vancouver["year"] == "2005" and vancouver["volume"] == "365" and vancouver["issue"] == "9462"
     assert vancouver["doi"] == "10.1016/S0140-6736(05)71048-5"
-    apa = parser.parse("Smith, J. A., & Jones, K. (2001). Growth of cells in culture. Journal of Biology, 12(3), 45–67.")
+    apa = parser.parse(
+        "Smith, J. A., & Jones, K. (2001). Growth of cells in culture. Journal of Biology, 12(3), 45–67."
+    )
     assert apa["title"] == "Growth of cells in culture"
     assert apa["container"] == "Journal of Biology"
     assert apa["pages"] == "45–67"

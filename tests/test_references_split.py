@@ -30,14 +30,20 @@ def test_one_list_item_per_entry_with_link_furniture() -> None:
         ]
     )
     literals = split_references(zones)
-    assert [lit.text for lit in literals] == ["Smith J. A study. Nature 1, 2 (2001).", "van Noort V. Another. Cell 3, 4 (2002)."]
+    assert [lit.text for lit in literals] == [
+        "Smith J. A study. Nature 1, 2 (2001).",
+        "van Noort V. Another. Cell 3, 4 (2002).",
+    ]
     assert [lit.rows for lit in literals] == [[0, 1], [2, 3]]
 
 
 def test_number_cells_beside_their_entries() -> None:
     zones = frame([("1.", 100, 0), ("Smith J. One.", 140, 0), ("2.", 100, LINE), ("Jones K. Two.", 140, LINE)])
     literals = split_references(zones)
-    assert [(lit.label, lit.text, lit.rows) for lit in literals] == [("1", "Smith J. One.", [0, 1]), ("2", "Jones K. Two.", [2, 3])]
+    assert [(lit.label, lit.text, lit.rows) for lit in literals] == [
+        ("1", "Smith J. One.", [0, 1]),
+        ("2", "Jones K. Two.", [2, 3]),
+    ]
 
 
 def test_numbered_lines_of_one_paragraph_with_br() -> None:
@@ -94,7 +100,9 @@ def test_one_zone_holding_a_whole_numbered_list() -> None:
 
 
 def test_glued_numbers_count_only_in_a_numbered_list() -> None:
-    numbered = frame([("1Attwell D. One.", 100, 0), ("2van Golen K. Two.", 100, 2 * LINE), ("3D'Arcy F. Three.", 100, 4 * LINE)])
+    numbered = frame(
+        [("1Attwell D. One.", 100, 0), ("2van Golen K. Two.", 100, 2 * LINE), ("3D'Arcy F. Three.", 100, 4 * LINE)]
+    )
     assert [(lit.label, lit.text) for lit in split_references(numbered)] == [
         ("1", "Attwell D. One."), ("2", "van Golen K. Two."), ("3", "D'Arcy F. Three.")
     ]

@@ -291,6 +291,8 @@ class _RefKey:
 
 
 def _ref_keys(references: Sequence[dict]) -> list[_RefKey]:
+    """Family names (folded) and year of each reference, with the letter after the year in the
+    text ("2001a") when there is one."""
     keys = []
     for ref in references:
         families = [_fold(a.get("family", "")) for a in ref.get("authors") or []]
@@ -300,17 +302,21 @@ def _ref_keys(references: Sequence[dict]) -> list[_RefKey]:
             families = [_fold(first.group())] if first else []
         years = _YEAR_RE.findall(text)
         year = ref.get("year") or (years[0] if years else "")
-        suffix = re.search(rf"(?<!\d){re.escape(year)}([a-z])(?![a-z])", text) if year and year[-1].isdigit() else None
+        suffix = None
+        if year and year[-1].isdigit():
+            suffix = re.search(rf"(?<!\d){re.escape(year)}([a-z])(?![a-z])", text)
         keys.append(_RefKey([f for f in families if f], year + (suffix.group(1) if suffix else ""), text))
     return keys
 
 
 def _match_author_year(key: tuple, refs: list[_RefKey]) -> int | None:
+    """The reference of the same year whose first family name is closest to the surname (a named
+    second author must match too to win)."""
     surname, second, year = key
     name, other = _fold(surname), _fold(second or "")
     best, best_score = None, 0.0
     for i, ref in enumerate(refs):
-        if not (ref.year == year or (ref.year[:4] == year[:4] and not ref.year[4:] and not year[4:])):
+        if ref.year != year:
             continue
         score = fuzz.ratio(name, ref.families[0]) if ref.families else 0.0
         if score < NAME_SCORE and re.search(rf"\b{re.escape(surname)}\b", ref.text[:80]):
@@ -325,6 +331,8 @@ def _match_author_year(key: tuple, refs: list[_RefKey]) -> int | None:
 
 
 def _match_alpha(tag: str, refs: list[_RefKey]) -> int | None:
+    """The first reference of the tag's year whose first family name starts with the tag's letters
+    ("Smi99") or whose authors' initials are the letters ("BPZ01")."""
     letters, yy = re.sub(r"[^A-Za-z]", "", tag).lower(), re.sub(r"\D", "", tag)[:2]
     for i, ref in enumerate(refs):
         if ref.year[2:4] != yy or not ref.families:
