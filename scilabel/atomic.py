@@ -28,7 +28,12 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             os.unlink(tmp)
 
 
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
 def write_text(path: str | Path, text: str) -> None:
     """Write UTF-8 text to ``path`` atomically."""
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+    write_bytes(path, text.encode("utf-8"))

@@ -17,7 +17,7 @@ import pandas as pd
 from . import __version__
 from .atomic import write_text
 from .render import BrowserNotFound, Renderer
-from .sources import PageError
+from .sources import PageError, html_files
 from .zones import Zone, collect_zones
 
 log = logging.getLogger("scilabel")
@@ -140,7 +140,7 @@ def _resolve_model(spec: str | None) -> Path:
 def _pages_in(target: str) -> list[str]:
     path = Path(target)
     if path.is_dir():
-        pages = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in (".html", ".htm", ".xhtml") and p.is_file())
+        pages = [str(p) for p in html_files(path)]
         if not pages:
             raise CommandError(f"{path}: no HTML pages in this directory")
         return pages

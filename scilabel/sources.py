@@ -34,6 +34,14 @@ class PageDocument:
     warnings: list[str] = field(default_factory=list)
 
 
+HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+
+
+def html_files(folder: Path) -> list[Path]:
+    """The HTML pages under ``folder`` (recursively), sorted."""
+    return sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file())
+
+
 def load_source(source: str | Path, timeout: float = 30.0) -> PageDocument:
     """Read a page given as a file path, an http(s) URL or an HTML string."""
     if isinstance(source, Path):

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import random
 import re
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 from tqdm import tqdm
 
+from scilabel.atomic import write_bytes
 from scilabel.corpus.jats import Article, iter_articles, iter_jats_files
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.corpus.templates.base import short_authors
@@ -87,19 +86,6 @@ def page_context(article: Article, pool: list[Article], rng: random.Random) -> P
     return PageContext(tuple(RelatedItem(a.title, short_authors(a), a.journal, a.year) for a in chosen))
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def page_counts(html: str) -> dict[str, object]:
     """Manifest counts read back from a rendered page's gold attributes."""
     labels = Counter(_LABEL_RE.findall(html))
@@ -138,7 +124,7 @@ def generate_corpus(
             context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
             html = FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
             rel = Path("pages") / family / f"{art.article_id}.html"
-            write_atomic(out_dir / rel, html.encode("utf-8"))
+            write_bytes(out_dir / rel, html.encode("utf-8"))
             rows.append(
                 {
                     "path": rel.as_posix(),
@@ -152,7 +138,7 @@ def generate_corpus(
             )
     manifest = pd.DataFrame(rows, columns=_COLUMNS)
     manifest = manifest.sort_values("path", kind="stable").reset_index(drop=True)
-    write_atomic(out_dir / "manifest.csv", manifest.to_csv(index=False, lineterminator="\n").encode("utf-8"))
+    write_bytes(out_dir / "manifest.csv", manifest.to_csv(index=False, lineterminator="\n").encode("utf-8"))
     log.info(
         "wrote %d pages (%s) to %s",
         len(manifest),

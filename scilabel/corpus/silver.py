@@ -25,7 +25,7 @@ from ..labels import LABELS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
 from ..render import Renderer
-from ..sources import load_source
+from ..sources import html_files, load_source
 from ..zones import collect_zones
 from .dataset import write_dataset
 
@@ -260,7 +260,7 @@ def build_silver(
     ``zones.parquet`` (all zones with ``page``, ``split``, ``group`` and ``label``), ``manifest.csv``
     (one row per page) and label overlays for a sample of pages. Returns the manifest."""
     pages_dir, out_dir = Path(pages_dir), Path(out_dir)
-    paths = sorted(p for p in pages_dir.rglob("*") if p.suffix.lower() in (".html", ".htm", ".xhtml") and p.is_file())
+    paths = html_files(pages_dir)
     if not paths:
         raise ValueError(f"{pages_dir}: no HTML pages found")
     frames, rows = [], []
