@@ -152,6 +152,7 @@ def cmd_label(args: argparse.Namespace) -> int:
     from .output import page_tsv
     from .persistence import load_model
     from .pipeline import label_page
+    from .references import load_parser
 
     if args.baseline and (args.overlay or args.model):
         raise CommandError("--baseline labels from the HTML alone: it takes neither --model nor --overlay")
@@ -164,9 +165,9 @@ def cmd_label(args: argparse.Namespace) -> int:
     if args.baseline:
         baseline, label_one = _baseline_labeller(args)
     else:
-        labeler = load_model(_resolve_model(args.model))
+        labeler, parser = load_model(_resolve_model(args.model)), load_parser(args.refs_model)
         renderer = stack.enter_context(Renderer(timeout=args.timeout))
-        label_one = lambda page, overlay: label_page(renderer, labeler, page, overlay=overlay)  # noqa: E731
+        label_one = lambda page, overlay: label_page(renderer, labeler, parser, page, overlay=overlay)  # noqa: E731
     with stack:
         for page in pages:
             overlay = None
@@ -210,6 +211,41 @@ def _baseline_labeller(args: argparse.Namespace):
         return record(baseline.extract(doc.html, doc.url), doc.source)
 
     return baseline, label_one
+
+
+def cmd_refs(args: argparse.Namespace) -> None:
+    """Print the parsed references of a page (with their citing sentences), or parse one string."""
+    from .persistence import load_model
+    from .pipeline import label_page
+    from .references import bibtex, csl_json, load_parser
+
+    if (args.page is None) == (args.string is None):
+        raise CommandError("give either a page or --string TEXT")
+    parser = load_parser(args.refs_model)
+    if args.string is not None:
+        if not args.string.strip():
+            raise CommandError("--string: the reference text is empty")
+        references, record = [parser.parse(args.string)], None
+    else:
+        with Renderer(timeout=args.timeout) as renderer:
+            labelled = label_page(renderer, load_model(_resolve_model(args.model)), parser, args.page)
+        references = labelled["references"]
+        record = {key: labelled[key] for key in ("source", "model", "anchor_format", "references")}
+    if args.format == "bibtex":
+        text = bibtex(references)
+    elif args.format == "csl":
+        text = json.dumps(csl_json(references), ensure_ascii=False, indent=2)
+    else:
+        text = json.dumps(record if record is not None else references[0], ensure_ascii=False, indent=2)
+    _emit(text, args.output)
+
+
+def cmd_train_refs(args: argparse.Namespace) -> None:
+    """Train the reference field parser and save it with its model card."""
+    from .references.training import train_reference_parser
+
+    parser = train_reference_parser(args.data, args.out)
+    print(json.dumps(parser.model_card_, indent=2, default=str))
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -308,6 +344,24 @@ def build_parser() -> argparse.ArgumentParser:
                                           "metatags", "readability"),
                    help="label with a comparison system instead of the HMM (same JSON schema)")
     p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")
+    p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
+
+    p = sub.add_parser("refs", help="parsed references of a page with their citing sentences, or of one string",
+                       description="parsed references of a page with their citing sentences, or of one string")
+    p.add_argument("page", nargs="?", help="HTML file, http(s) URL, or an HTML string")
+    p.add_argument("--string", help="parse this one reference string instead of a page")
+    p.add_argument("--format", choices=("json", "bibtex", "csl"), default="json")
+    p.add_argument("--model", help="zone labeller for a page: model file, nb or svm (default: svm)")
+    p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
+    p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    p.set_defaults(func=cmd_refs)
+
+    p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
+    p.add_argument("--data", type=Path, default=_default_data(),
+                   help="shared data folder: labelled strings in references/, JATS articles in jats/")
+    p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
+    p.set_defaults(func=cmd_train_refs)
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")

@@ -7,12 +7,11 @@ import re
 import pandas as pd
 
 from .labeler import PageLabels
+from .references import PageReferences
 
 _MARKERS = re.compile(r"[\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079]+")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
-_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
-_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+?)[.,;)\]]?(?=\s|$)")
 
 
 def split_author_names(texts: list[str]) -> list[str]:
@@ -26,16 +25,9 @@ def split_author_names(texts: list[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def reference_record(text: str) -> dict:
-    """A reference entry; fields other than year and DOI come from the reference parser when present."""
-    year = _YEAR.search(text)
-    doi = _DOI.search(text)
-    return {"text": text, "authors": [], "title": None, "container": None,
-            "year": year.group(1) if year else None, "doi": doi.group(1) if doi else None}
-
-
-def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels) -> dict:
-    """The JSON-ready record of one labelled page."""
+def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels, references: PageReferences) -> dict:
+    """The JSON-ready record of one labelled page; ``references`` come from
+    :func:`scilabel.references.page_references` on the predicted labels."""
     texts = zones["text"].tolist()
 
     def of(label: str) -> list[str]:
@@ -54,7 +46,8 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
         "authors": split_author_names(of("authors")),
         "affiliations": of("affiliations"),
         "abstract": "\n".join(of("abstract")) or None,
-        "references": [reference_record(t) for t in of("references")],
+        "references": references.references,
+        "anchor_format": references.format,
     }
 
 

@@ -38,7 +38,14 @@ def test_default_model_labels_example_page_exactly_as_its_gold(capsys, gold_labe
     assert record["title"] == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
     assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
     assert len(record["affiliations"]) == 2 and record["abstract"].startswith("Cities offer bumblebees")
-    assert [r["year"] for r in record["references"]] == ["2015", "2019", "2010", "2021"]
+    refs = record["references"]
+    assert [r["year"] for r in refs] == ["2015", "2019", "2010", "2021"]
+    assert record["anchor_format"] == "bracket-number"
+    assert [a["family"] for a in refs[1]["authors"]] == ["Timberlake", "Vaughan", "Memmott"]
+    assert (refs[1]["container"], refs[1]["volume"], refs[1]["issue"], refs[1]["pages"]) == ("J Appl Ecol", "56", "7", "1585–1596")
+    # "[2, 3]" cites the second and third entries from one sentence; every entry is cited once
+    assert refs[1]["contexts"] == refs[2]["contexts"] and "[2, 3]" in refs[1]["contexts"][0]
+    assert all(len(r["contexts"]) == 1 for r in refs)
 
 
 def test_naive_bayes_model_finds_the_front_matter_and_references(capsys, gold_labels):
@@ -84,6 +91,45 @@ def test_errors_are_one_line_and_exit_non_zero(tmp_path):
         assert run.returncode == 1
         assert run.stderr.strip().splitlines() == [f"scilabel: error: {run.stderr.split('error: ', 1)[1].strip()}"]
         assert message in run.stderr
+
+
+def test_refs_command_on_a_page_and_a_string(capsys, tmp_path):
+    assert main(["refs", str(EXAMPLE_PAGE)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["anchor_format"] == "bracket-number" and len(record["references"]) == 4
+    assert record["references"][3]["contexts"] == [
+        "Plant identity, origin and flower counts were recorded for each visit, following the protocol of earlier "
+        "surveys [4]."
+    ]
+    out = tmp_path / "refs.bib"
+    assert main(["refs", str(EXAMPLE_PAGE), "--format", "bibtex", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").count("@") == 4
+    text = "Smith JA, Jones K. Growth of cells in culture. J Biol. 2001;12(3):45-67. doi:10.1000/jb.2001.12"
+    assert main(["refs", "--string", text, "--format", "csl"]) == 0
+    [item] = json.loads(capsys.readouterr().out)
+    assert item["type"] == "article-journal" and item["DOI"] == "10.1000/jb.2001.12"
+    assert [a["family"] for a in item["author"]] == ["Smith", "Jones"] and item["issue"] == "3"
+    for args in (["refs"], ["refs", str(EXAMPLE_PAGE), "--string", text], ["refs", "--string", " "]):
+        assert main(args) == 1
+    assert capsys.readouterr().err.count("scilabel: error:") == 3
+
+
+def test_train_refs_writes_a_parser_with_its_card(capsys, tmp_path):
+    from scilabel.references import load_parser
+
+    from .conftest import SHARED_DATA
+
+    lines = (SHARED_DATA / "references" / "ParsCit" / "cora.tagged.txt").read_text(encoding="utf-8").splitlines()
+    data = tmp_path / "data"
+    (data / "references" / "ParsCit").mkdir(parents=True)
+    (data / "jats").mkdir()
+    (data / "references" / "ParsCit" / "cora.tagged.txt").write_text("\n".join(lines[:120]) + "\n", encoding="utf-8")
+    out = tmp_path / "refs.joblib"
+    assert main(["train-refs", "--data", str(data), "--out", str(out)]) == 0
+    card = json.loads(capsys.readouterr().out)
+    parser = load_parser(out)
+    assert card["training_references"]["parscit"] == parser.model_card_["training_references"]["parscit"] > 50
+    assert parser.parse("J. Smith. Learning to parse. In Proc. of ICML, 1999.")["year"] == "1999"
 
 
 def test_zones_command_formats(capsys):

@@ -40,6 +40,8 @@ def test_bibtex_keys_are_unique() -> None:
 
 def test_entry_kinds() -> None:
     assert entry_kind({"container": "Proceedings of the ACL"}) == "inproceedings"
+    assert entry_kind({"container": "Proc. ICML"}) == "inproceedings"
+    assert entry_kind({"container": "Proc R Soc B", "volume": "282"}) == "article"  # a journal
     assert entry_kind({"title": "A Book"}) == "book"
     assert entry_kind({}) == "misc"
 

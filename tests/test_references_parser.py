@@ -106,4 +106,6 @@ def test_shipped_model_parses_common_styles() -> None:
     assert apa["title"] == "Growth of cells in culture"
     assert apa["container"] == "Journal of Biology"
     assert apa["pages"] == "45–67"
+    glued = parser.parse("Timberlake TP, Memmott J. Phenology of floral resources. J Appl Ecol. 2019;56(7):1585–1596.")
+    assert (glued["volume"], glued["issue"]) == ("56", "7")
     assert parser.model_card_["held_out_field_scores"]

@@ -6,7 +6,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-_PROCEEDINGS = re.compile(r"\b(?:proc\.?|proceedings|conference|conf\.|workshop|symposium|congress|meeting)\b", re.I)
+_CONFERENCE = re.compile(r"\b(?:proceedings of|conference|conf\.|workshop|symposium|congress|meeting)\b", re.I)
+#: "Proc" alone also names journals ("Proc R Soc B", "Proc Natl Acad Sci"): those have a volume.
+_PROCEEDINGS = re.compile(r"\b(?:proc\.?|proceedings)\b", re.I)
 _BIBTEX_SPECIAL = re.compile(r"([\\{}%&$#_^~])")
 _BIBTEX_ESCAPES = {"\\": r"\textbackslash{}", "^": r"\^{}", "~": r"\~{}"}
 
@@ -14,7 +16,7 @@ _BIBTEX_ESCAPES = {"\\": r"\textbackslash{}", "^": r"\^{}", "~": r"\~{}"}
 def entry_kind(ref: dict) -> str:
     """``article``, ``inproceedings``, ``book`` or ``misc``, from which fields the reference has."""
     container = ref.get("container") or ""
-    if container and _PROCEEDINGS.search(container):
+    if _CONFERENCE.search(container) or (_PROCEEDINGS.search(container) and not ref.get("volume")):
         return "inproceedings"
     if container:
         return "article"

@@ -26,6 +26,7 @@ from .tokens import Token, sequence_features, tokenize
 OUTPUT_FIELDS = ("authors", "title", "container", "year", "volume", "issue", "pages", "doi", "pmid", "url")
 _DOI = re.compile(r"10\.\d{4,9}/[^\s\"<>]+")
 _YEAR = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d[a-z]?(?!\d)")
+_VOLUME_ISSUE = re.compile(r"(\w+)\s*\((\w+)")
 _EDGE = " \t.,;:()[]{}\"'“”‘’«»"
 #: Field runs further apart than this many tokens are not merged into one value.
 _MERGE_GAP = 2
@@ -147,6 +148,9 @@ class ReferenceParser(BaseEstimator):
         value = {name: found.get(name) or "" for name in (*OUTPUT_FIELDS, "author")}
         doi = _DOI.search(value["doi"]) or _DOI.search(clean)
         year = _YEAR.search(value["year"])
+        glued = _VOLUME_ISSUE.fullmatch(value["volume"].strip(_EDGE))  # "56(7" tagged as one volume
+        if glued and not value["issue"]:
+            value["volume"], value["issue"] = glued.groups()
         return {
             "text": clean,
             "label": label,

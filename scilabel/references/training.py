@@ -10,7 +10,6 @@ of the reference), producing the segments as they are written.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import logging
 import re
@@ -287,18 +286,3 @@ def train_reference_parser(data_dir: str | Path, out_path: str | Path, **params:
         joblib.dump(parser, tmp, compress=3)
     log.info("saved %s (%.1f MB)", out_path, Path(out_path).stat().st_size / 2**20)
     return parser
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m scilabel.references.training [DATA_DIR] [OUT]``: train and save the shipped parser."""
-    repo = Path(__file__).resolve().parents[2]
-    ap = argparse.ArgumentParser(description="Train the scilabel reference parser.")
-    ap.add_argument("data_dir", nargs="?", type=Path, default=repo.parent / "shared" / "data")
-    ap.add_argument("out", nargs="?", type=Path, default=repo / "models" / "scilabel-refs.joblib")
-    args = ap.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
-    train_reference_parser(args.data_dir, args.out)
-
-
-if __name__ == "__main__":
-    main()
