@@ -3,10 +3,12 @@ corpus, author-name splitting, splitting of reference zones into literals, and a
 linking (P/R/F1, Bergmark et al.'s Item and Reference accuracy) on the generated pages' gold.
 
     .venv/bin/python benchmarks/references.py [--model models/scilabel-refs.joblib]
-        [--data ../shared/data] [--corpus build/corpus] [--splits test dev train] [--json out.json]
+        [--data ../shared/data] [--corpus build/corpus] [--splits test dev train]
+        [--labels gold|svm|nb|MODEL] [--json out.json]
 
-Reference and body zones are picked with the gold ``label`` column; test pages come from template
-families never seen in training.
+Reference and body zones are picked with the gold ``label`` column, or with the labels a zone
+labeller predicts (``--labels svm``: the whole pipeline as ``scilabel label`` runs it); test pages
+come from template families never seen in training.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from scilabel.persistence import DEFAULT_MODEL_NAMES, default_model_path, load_model
 from scilabel.references import load_parser, page_references, split_references
 from scilabel.references.evaluation import (
     LinkCounts,
@@ -69,7 +72,7 @@ def segmenter_section(data_dir: Path) -> dict:
     return s
 
 
-def pages_section(parser, zones: pd.DataFrame, splits: list[str]) -> dict:
+def pages_section(parser, zones: pd.DataFrame, splits: list[str], label_column: str = "label") -> dict:
     split_totals: dict = defaultdict(SplitCounts)
     link_totals: dict = defaultdict(LinkCounts)
     formats: dict = defaultdict(Counter)
@@ -77,7 +80,7 @@ def pages_section(parser, zones: pd.DataFrame, splits: list[str]) -> dict:
     pages = 0
     for page, frame in zones[zones["split"].isin(splits)].groupby("page", sort=False):
         split, group = frame["split"].iloc[0], frame["group"].iloc[0]
-        found = page_references(frame, parser)
+        found = page_references(frame, parser, label_column)
         rows = [lit.rows for lit in found.literals]
         refs = frame[frame["label"] == "references"]
         sc = split_counts(rows, gold_entries(refs))
@@ -89,7 +92,7 @@ def pages_section(parser, zones: pd.DataFrame, splits: list[str]) -> dict:
         pages += 1
     seconds = time.perf_counter() - started
     print(f"\n== Splitting reference zones of generated pages into literals ({pages} pages, {seconds:.0f} s with "
-          "parsing and linking)")
+          f"parsing and linking; zones chosen by the {label_column!r} column)")
     print(f"{'split':6} {'family':18} {'pages':>5} {'count exact':>11} {'bound P':>8} {'bound R':>8} "
           f"{'bound F1':>8} {'entries exact':>13}")
     for (split, group), c in sorted(split_totals.items()):
@@ -119,6 +122,8 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--corpus", type=Path, default=REPO / "build" / "corpus")
     ap.add_argument("--splits", nargs="+", default=["test", "dev"])
+    ap.add_argument("--labels", default="gold",
+                    help="which zones are references and body: gold, or a zone labeller (svm, nb, model file)")
     ap.add_argument("--skip-fields", action="store_true", help="only the page figures")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
@@ -130,7 +135,13 @@ def main() -> None:
     out = {} if args.skip_fields else fields_section(parser, args.data)
     out["segmenter"] = segmenter_section(args.data)
     zones = pd.read_parquet(args.corpus / "zones.parquet")
-    out.update(pages_section(parser, zones, args.splits))
+    zones = zones[zones["split"].isin(args.splits)].reset_index(drop=True)
+    column = "label"
+    if args.labels != "gold":
+        labeller = load_model(default_model_path(args.labels) if args.labels in DEFAULT_MODEL_NAMES else args.labels)
+        zones["predicted"], column = labeller.predict(zones), "predicted"
+        out["labels"] = labeller.model_card_.get("name", args.labels)
+    out.update(pages_section(parser, zones, args.splits, column))
     if args.json:
         args.json.write_text(json.dumps(out, indent=2), encoding="utf-8")
 
