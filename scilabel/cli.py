@@ -278,7 +278,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     side_by_side = _with_baselines(result.summary, args) if args.baselines else None
     if side_by_side is not None:
         print(f"\nsplit: {args.split}   token-level F per label (%), models and baselines side by side"
-              " (content: main-content F against data-scilabel-content gold, baselines only for now)")
+              " (content: main-content F against data-scilabel-content gold; ms_per_page from the HTML, render_ms of it in the browser)")
         print(side_by_side.to_string(index=False))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -297,19 +297,24 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
 
 
 def _with_baselines(summary: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
-    """The models' token-level rows and the baselines' rows in one table (same label columns)."""
+    """The models' token-level rows and the baselines' rows in one table (same label columns), with
+    time per page from the HTML: the models' labelling plus rendering (timed on a sample of pages)."""
     from .baselines import BASELINES, get_baseline
     from .baselines.scoring import score_baselines
+    from .evaluation import render_ms_per_page
 
     names = list(BASELINES) if args.baselines == ["all"] else args.baselines
     scored = score_baselines([get_baseline(n) for n in names], args.data, split=args.split)
     labels = [c for c in summary.columns if c not in ("system", "dataset", "level", "ms_per_page")]
     models = summary[summary["level"] == "token"].drop(columns="level")
+    render = {folder.name: render_ms_per_page(folder, args.split) for folder in args.data}
+    models = models.assign(render_ms=models["dataset"].map(render),
+                           ms_per_page=models["ms_per_page"] + models["dataset"].map(render))
     rows = pd.DataFrame({"system": scored["baseline"], "dataset": scored["dataset"],
                          **{lab: 100 * scored.get(f"{lab}_f", float("nan")) for lab in labels},
                          "content": 100 * scored["content_f"], "ms_per_page": scored["ms_per_page"]})
     table = pd.concat([models, rows], ignore_index=True)
-    return table[["system", "dataset", *labels, "content", "ms_per_page"]].round(1)
+    return table[["system", "dataset", *labels, "content", "ms_per_page", "render_ms"]].round(1)
 
 
 def _labeler_system(labeler):

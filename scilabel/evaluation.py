@@ -117,6 +117,31 @@ def _tables(details: pd.DataFrame, timing: pd.DataFrame) -> tuple[pd.DataFrame, 
     return summary.round(1), by_group.round(1)
 
 
+def render_ms_per_page(folder: Path, split: str = "test", sample: int = 20) -> float:
+    """Mean milliseconds to render a page and collect its zones, over the first ``sample`` pages of
+    ``split`` in a dataset: what a labeller costs before its own work, which baselines reading the
+    HTML do not pay. NaN when no page renders."""
+    from .baselines.scoring import load_pages
+    from .render import Renderer
+    from .sources import PageError
+    from .zones import collect_zones
+
+    pages = load_pages(folder, split)[:sample]
+    seconds, done = 0.0, 0
+    with Renderer() as renderer:
+        renderer.render("<p>warm-up</p>")
+        for page in pages:
+            start = time.perf_counter()
+            try:
+                collect_zones(renderer.render(page.html_path))
+            except PageError as exc:
+                log.warning("render timing: %s", exc)
+                continue
+            seconds += time.perf_counter() - start
+            done += 1
+    return 1000 * seconds / done if done else float("nan")
+
+
 def plot_confusion(table: pd.DataFrame, title: str, path: Path) -> None:
     """Save a confusion matrix (rows normalised to gold support) as PNG."""
     import matplotlib

@@ -149,3 +149,25 @@ def test_baselines_share_the_output_schema(capsys, tmp_path):
     label_example(capsys, "--baseline", "cbr", "--case-base", str(case_base))
     assert case_base.stat().st_size > 0
     assert main(["label", str(EXAMPLE_PAGE), "--baseline", "trafilatura", "--model", "nb"]) == 1
+
+
+def test_evaluate_puts_models_and_baselines_in_one_table(capsys, tmp_path, renderer):
+    from scilabel.zones import zones_frame
+
+    folder = tmp_path / "example"
+    folder.mkdir()
+    page = renderer.render(EXAMPLE_PAGE)
+    zones = zones_frame(collect_zones(page), page).assign(page="example", split="test", group="example")
+    zones.to_parquet(folder / "zones.parquet")
+    (folder / "manifest.csv").write_text(f"page,split,family,html_path\nexample,test,example,{EXAMPLE_PAGE}\n")
+    out = tmp_path / "eval"
+    assert main(["evaluate", "--model", "svm", "--data", str(folder), "--baselines", "metatags", "sentences",
+                 "--out", str(out)]) == 0
+    table = json.loads((out / "systems.json").read_text())
+    rows = {row["system"]: row for row in table}
+    assert set(rows) == {"scilabel-svm", "metatags", "sentences"}
+    assert rows["scilabel-svm"]["title"] == 100.0 and rows["metatags"]["title"] > 90
+    assert rows["sentences"]["title"] is None and rows["sentences"]["content"] > 50
+    # the model's time per page counts the browser, timed on the dataset's own pages
+    assert 0 < rows["scilabel-svm"]["render_ms"] < rows["scilabel-svm"]["ms_per_page"]
+    assert rows["metatags"]["render_ms"] is None
