@@ -8,7 +8,9 @@ abstracts, reference strings); the heading and minor states learn from labelled 
 
 :class:`SVMEmission` is a linear SVM on words and all layout features with calibrated label
 probabilities, turned into scaled likelihoods log P(label | O) - log P(label), shared by the states
-that emit that label (the HMM's transitions tell the minor states apart).
+that emit that label (the HMM's transitions tell the minor states apart). After fitting, the
+calibrated classifier is kept as plain arrays (every fold's SVM weights and sigmoids): one sparse
+product per page instead of scikit-learn's per-class, per-fold calls.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
+from scipy.special import expit
 from sklearn.base import BaseEstimator
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.feature_extraction.text import CountVectorizer
@@ -24,7 +28,7 @@ from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneFeaturizer, layout_features, tokenize
+from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneFeaturizer, layout_features, term_counts, tokenize
 from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
 
 N_STATES = len(STATES)
@@ -93,7 +97,7 @@ class NaiveBayesEmission(BaseEstimator):
     def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
         """(n_zones, 16) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
         check_is_fitted(self, "word_log_prob_")
-        counts = self.vocabulary_.transform(zones["text"].astype(str))
+        counts = term_counts(zones["text"].astype(str).tolist(), self.vocabulary_.vocabulary_)
         result = np.asarray(counts @ self.word_log_prob_.T)
         bins = self.bins_.transform(self._layout(zones)).astype(int)
         for f, table in enumerate(self.layout_log_prob_):
@@ -111,7 +115,7 @@ class SVMEmission(BaseEstimator):
     calibration_cv : folds for the sigmoid calibration of SVM scores into probabilities
     class_weight : passed to the SVM ("balanced" lifts rare labels)
     max_per_label : train on at most this many zones of each label (a seeded sample; None: all)
-    random_state : seed of that sample
+    random_state : seed of that sample and of the SVM solver
     """
 
     def __init__(self, C: float = 0.5, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
@@ -128,11 +132,14 @@ class SVMEmission(BaseEstimator):
         y_states = _state_indices(states)
         labels = np.array([STATE_LABEL[STATES[i]] for i in y_states])
         keep = self._sample(labels)
+        if len(np.unique(labels[keep])) < 3:
+            raise ValueError("SVMEmission needs zones of at least 3 labels")
         self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones.iloc[keep])
         X = self.featurizer_.transform(zones.iloc[keep])
-        svm = LinearSVC(C=self.C, class_weight=self.class_weight)
-        self.classifier_ = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels[keep])
-        classes = list(self.classifier_.classes_)
+        svm = LinearSVC(C=self.C, class_weight=self.class_weight, random_state=self.random_state)
+        calibrated = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels[keep])
+        self._unpack(calibrated)
+        classes = list(calibrated.classes_)
         # the priors the classifier was trained under: dividing them out leaves scaled likelihoods
         freq = np.array([(labels[keep] == c).sum() for c in classes], dtype=float)
         self.label_log_prior_ = np.log(freq / freq.sum())
@@ -140,6 +147,35 @@ class SVMEmission(BaseEstimator):
         self.state_columns_ = np.array([classes.index(STATE_LABEL[s]) if STATE_LABEL[s] in classes else -1 for s in STATES])
         self.state_log_prior_ = _state_log_prior(y_states)
         return self
+
+    def _unpack(self, calibrated: CalibratedClassifierCV) -> None:
+        """Keep what ``calibrated.predict_proba`` computes with as arrays: every fold's one-vs-rest
+        SVM scores come from one sparse product, then its sigmoids, row normalisation and the mean."""
+        self.classes_ = calibrated.classes_
+        folds = calibrated.calibrated_classifiers_
+        self.coef_ = np.hstack([fold.estimator.coef_.T for fold in folds])
+        self.intercept_ = np.concatenate([fold.estimator.intercept_ for fold in folds])
+        self.sigmoid_a_ = np.array([c.a_ for fold in folds for c in fold.calibrators])
+        self.sigmoid_b_ = np.array([c.b_ for fold in folds for c in fold.calibrators])
+        # class column of each score column, and the fold it belongs to
+        self.score_class_ = np.concatenate([np.searchsorted(self.classes_, fold.estimator.classes_)
+                                            for fold in folds])
+        self.score_fold_ = np.repeat(np.arange(len(folds)), [len(fold.estimator.classes_) for fold in folds])
+
+    def predict_proba(self, X: sp.spmatrix | np.ndarray) -> np.ndarray:
+        """Calibrated label probabilities (columns ``classes_``) of a feature matrix: the same as the
+        fitted ``CalibratedClassifierCV(LinearSVC, method="sigmoid").predict_proba``."""
+        check_is_fitted(self, "coef_")
+        sig = expit(-(self.sigmoid_a_ * (X @ self.coef_ + self.intercept_) + self.sigmoid_b_))
+        n_folds, n_classes = self.score_fold_[-1] + 1, len(self.classes_)
+        mean = np.zeros((X.shape[0], n_classes))
+        for k in range(n_folds):
+            cols = self.score_fold_ == k
+            proba = np.zeros_like(mean)
+            proba[:, self.score_class_[cols]] = sig[:, cols]
+            total = proba.sum(axis=1, keepdims=True)
+            mean += np.divide(proba, total, out=np.full_like(proba, 1.0 / n_classes), where=total != 0)
+        return mean / n_folds
 
     def _sample(self, labels: np.ndarray) -> np.ndarray:
         """Row positions to train on: every zone of rare labels, a seeded sample of frequent ones."""
@@ -154,8 +190,7 @@ class SVMEmission(BaseEstimator):
 
     def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
         """(n_zones, 16) scaled log-likelihoods log P(label | O) - log P(label)."""
-        check_is_fitted(self, "classifier_")
-        proba = self.classifier_.predict_proba(self.featurizer_.transform(zones))
+        proba = self.predict_proba(self.featurizer_.transform(zones))
         scaled = np.log(np.clip(proba, 1e-9, None)) - self.label_log_prior_
         cols = self.state_columns_
         return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], np.log(1e-9))

@@ -42,13 +42,23 @@ _GAP: dict[str, str] = {
 }
 
 
-def _allowed_transitions() -> np.ndarray:
-    """Figure 1 of the paper: forward links (which may skip missing components), self-loops,
-    and the References <-> BR loop.
+#: Links the ``"interleaved"`` topology adds to the strict one: authors and affiliations may alternate
+#: (name, affiliation, name ...), also with an ``other`` zone (e-mail, separator) after the affiliation.
+INTERLEAVED_LINKS: tuple[tuple[str, str], ...] = (("Affiliations", "Authors"), ("BAAH", "Authors"))
+#: Topology name -> links added to Figure 1.
+TOPOLOGIES: dict[str, tuple[tuple[str, str], ...]] = {"strict": (), "interleaved": INTERLEAVED_LINKS}
 
-    A component other than References split by an ``other`` zone (abstract, other, abstract)
-    has no path: in training data its gap -> component transition is dropped and counted.
+
+def _allowed_transitions(topology: str = "strict") -> np.ndarray:
+    """Figure 1 of the paper: forward links (which may skip missing components), self-loops,
+    and the References <-> BR loop; plus the extra links of ``topology``.
+
+    Under the strict topology a component other than References split by an ``other`` zone
+    (abstract, other, abstract) has no path: in training data its gap -> component transition is
+    dropped and counted.
     """
+    if topology not in TOPOLOGIES:
+        raise ValueError(f"topology must be one of {sorted(TOPOLOGIES)}, got {topology!r}")
     allowed = np.zeros((N_STATES, N_STATES), dtype=bool)
 
     def link(src: str, dst: str) -> None:
@@ -67,11 +77,13 @@ def _allowed_transitions() -> np.ndarray:
     link("References", "BR")
     link("BR", "BR")
     link("BR", "References")
+    for src, dst in TOPOLOGIES[topology]:
+        link(src, dst)
     allowed.setflags(write=False)
     return allowed
 
 
-#: ``ALLOWED_TRANSITIONS[i, j]`` is True when state i may be followed by state j.
+#: ``ALLOWED_TRANSITIONS[i, j]`` is True when state i may be followed by state j (strict topology).
 ALLOWED_TRANSITIONS: np.ndarray = _allowed_transitions()
 #: States a page may start in: PreTitle or any state PreTitle links to.
 ALLOWED_START: np.ndarray = ALLOWED_TRANSITIONS[STATE_INDEX["PreTitle"]].copy()
@@ -124,6 +136,9 @@ class ArticleHMM(BaseEstimator):
     smoothing
         Pseudo-count added to every allowed transition and start state (never to
         disallowed ones, which keep probability exactly 0).
+    topology
+        ``"strict"`` (Figure 1 of the paper) or ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`:
+        authors and affiliations may alternate).
 
     Attributes
     ----------
@@ -133,19 +148,23 @@ class ArticleHMM(BaseEstimator):
         ``transmat_[i, j]`` = P(next state j | state i).
     n_sequences_ : int
         Number of non-empty sequences counted.
+    allowed_transitions_ : ndarray of shape (16, 16)
+        The topology's links: ``allowed_transitions_[i, j]`` is True when state j may follow i.
     n_dropped_transitions_ : int
         Transitions (including disallowed first states) found in the data but not allowed by
         the topology, hence not counted.
     """
 
-    def __init__(self, smoothing: float = 1.0) -> None:
+    def __init__(self, smoothing: float = 1.0, topology: str = "strict") -> None:
         self.smoothing = smoothing
+        self.topology = topology
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""
         if (not isinstance(self.smoothing, numbers.Real) or not np.isfinite(self.smoothing)
                 or self.smoothing < 0):
             raise ValueError(f"smoothing must be a finite number >= 0, got {self.smoothing!r}")
+        allowed = _allowed_transitions(self.topology)
         start_counts = np.zeros(N_STATES)
         trans_counts = np.zeros((N_STATES, N_STATES))
         n_sequences = 0
@@ -160,7 +179,7 @@ class ArticleHMM(BaseEstimator):
             else:
                 n_dropped += 1
             src, dst = idx[:-1], idx[1:]
-            ok = ALLOWED_TRANSITIONS[src, dst]
+            ok = allowed[src, dst]
             n_dropped += int(np.count_nonzero(~ok))
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)
         if n_sequences == 0:
@@ -170,8 +189,8 @@ class ArticleHMM(BaseEstimator):
                          "(components out of order)", n_dropped)
         self.startprob_ = _normalise_rows(start_counts + self.smoothing * ALLOWED_START,
                                           ALLOWED_START)
-        self.transmat_ = _normalise_rows(trans_counts + self.smoothing * ALLOWED_TRANSITIONS,
-                                         ALLOWED_TRANSITIONS)
+        self.transmat_ = _normalise_rows(trans_counts + self.smoothing * allowed, allowed)
+        self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences
         self.n_dropped_transitions_ = n_dropped
         return self

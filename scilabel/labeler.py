@@ -1,7 +1,9 @@
 """The zone labeller: emission model + 16-state left-right HMM, as one scikit-learn estimator.
 
 Input is a zones frame (rows of :func:`scilabel.zones.zones_frame`, in reading order within a page)
-with a ``page`` column; pages are the groups of consecutive rows sharing a ``page`` value.
+with a ``page`` column; pages are the groups of consecutive rows sharing a ``page`` value. With
+``merge_lines`` the labelling units are line units (:mod:`scilabel.lines`): zone fragments side by
+side on one visual line, labelled together.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from . import __version__
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .hmm import ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
+from .lines import line_units, merge_units
 
 log = logging.getLogger(__name__)
 _LABEL_OF_STATE = np.array([LABELS.index(STATE_LABEL[s]) for s in STATES])
@@ -57,13 +60,17 @@ class ZoneLabeler(BaseEstimator):
     emission : "nb" (the paper's Naive Bayes), "svm", or an unfitted emission estimator
     sequence : decode with the HMM (True) or label each zone independently (False, the ablation)
     smoothing : pseudo-count on allowed HMM transitions
+    topology : HMM links, "strict" (the paper's Figure 1) or "interleaved" (see :class:`ArticleHMM`)
+    merge_lines : label line units (fragments on one visual line together) instead of single zones
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
-                 smoothing: float = 1.0):
+                 smoothing: float = 1.0, topology: str = "strict", merge_lines: bool = True):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
+        self.topology = topology
+        self.merge_lines = merge_lines
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):
@@ -80,14 +87,16 @@ class ZoneLabeler(BaseEstimator):
         if len(labels) != len(zones):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
         pages = _pages(zones)
-        states = np.empty(len(zones), dtype=object)
+        _, unit_zones = self._units(zones.assign(label=labels))
+        unit_labels = unit_zones["label"].to_numpy(dtype=object)
+        states = np.empty(len(unit_zones), dtype=object)
         sequences = []
-        for rows in pages:
-            page_states = labels_to_states(list(labels[rows]))
+        for rows in _pages(unit_zones):
+            page_states = labels_to_states(list(unit_labels[rows]))
             states[rows] = page_states
             sequences.append(page_states)
-        self.emission_ = self._emission_model().fit(zones, states, collections)
-        self.hmm_ = ArticleHMM(smoothing=self.smoothing).fit(sequences)
+        self.emission_ = self._emission_model().fit(unit_zones, states, collections)
+        self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}
@@ -100,15 +109,36 @@ class ZoneLabeler(BaseEstimator):
         }
         return self
 
+    def _units(self, zones: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
+        """Labelling unit of every row, and the units as a zones frame (pages contiguous, in order)."""
+        if not self.merge_lines:
+            rows = np.concatenate(_pages(zones)) if len(zones) else np.arange(0)
+            units = np.empty(len(zones), dtype=np.intp)
+            units[rows] = np.arange(len(zones))
+            contiguous = np.array_equal(rows, np.arange(len(zones)))
+            return units, zones if contiguous else zones.iloc[rows].reset_index(drop=True)
+        units = line_units(zones)
+        return units, merge_units(zones, units)
+
+    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
+        """Per page, the unit of each row (from 0 within the page), and the units' log-emissions."""
+        units, unit_zones = self._units(zones)
+        log_emission = self.emission_.log_likelihood(unit_zones)
+        return [units[rows] for rows in _pages(zones)], log_emission
+
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""
         check_is_fitted(self, "hmm_")
         if len(zones) == 0:
             return []
-        log_emission = self.emission_.log_likelihood(zones)
+        page_units, log_emission = self._unit_log_emission(zones)
         results = []
-        for rows in _pages(zones):
-            results.append(self._decode(log_emission[rows]))
+        for units in page_units:
+            first = units.min()
+            page = self._decode(log_emission[first:units.max() + 1])
+            local = units - first
+            results.append(PageLabels([page.states[u] for u in local], [page.labels[u] for u in local],
+                                      page.confidence[local]))
         return results
 
     def _state_posterior(self, log_emission: np.ndarray) -> np.ndarray:
@@ -140,10 +170,13 @@ class ZoneLabeler(BaseEstimator):
         """(n_zones, 8) label probabilities (columns ``classes_``): HMM posteriors summed per label,
         or normalised emission x prior when ``sequence=False``."""
         check_is_fitted(self, "hmm_")
-        log_emission = self.emission_.log_likelihood(zones)
         out = np.zeros((len(zones), len(LABELS)))
-        for rows in _pages(zones):
-            out[rows] = _label_posterior(self._state_posterior(log_emission[rows]))
+        if len(zones) == 0:
+            return out
+        page_units, log_emission = self._unit_log_emission(zones)
+        for rows, units in zip(_pages(zones), page_units):
+            first = units.min()
+            out[rows] = _label_posterior(self._state_posterior(log_emission[first:units.max() + 1]))[units - first]
         return out
 
     def score(self, zones: pd.DataFrame, y: list[str] | np.ndarray | None = None) -> float:

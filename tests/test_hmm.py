@@ -14,6 +14,7 @@ from sklearn.exceptions import NotFittedError
 from scilabel.hmm import (
     ALLOWED_START,
     ALLOWED_TRANSITIONS,
+    INTERLEAVED_LINKS,
     N_STATES,
     ArticleHMM,
     indices_to_states,
@@ -53,9 +54,9 @@ def transitions(states) -> set[tuple[int, int]]:
     return set(zip(idx[:-1].tolist(), idx[1:].tolist()))
 
 
-def random_fitted_model(rng: np.random.Generator) -> ArticleHMM:
+def random_fitted_model(rng: np.random.Generator, topology: str = "strict") -> ArticleHMM:
     pages = [random_page(rng) for _ in range(int(rng.integers(1, 25)))]
-    model = ArticleHMM(smoothing=float(rng.uniform(0.05, 2.0)))
+    model = ArticleHMM(smoothing=float(rng.uniform(0.05, 2.0)), topology=topology)
     return model.fit(labels_to_states(p) for p in pages if p)
 
 
@@ -110,6 +111,30 @@ def test_topology_spot_checks():
         "PreTitle", "Title", "Authors", "Affiliations", "AbstractHeading", "Abstract",
         "ReferenceHeading", "References",
     ]
+
+
+def test_interleaved_topology_adds_only_the_author_affiliation_loops():
+    strict = ArticleHMM(smoothing=0.0).fit(HAND_SEQUENCES)
+    interleaved = ArticleHMM(smoothing=0.0, topology="interleaved").fit(HAND_SEQUENCES)
+    np.testing.assert_array_equal(strict.allowed_transitions_, ALLOWED_TRANSITIONS)
+    added = {(STATES[i], STATES[j]) for i, j in np.argwhere(interleaved.allowed_transitions_ & ~ALLOWED_TRANSITIONS)}
+    assert added == set(INTERLEAVED_LINKS) == {("Affiliations", "Authors"), ("BAAH", "Authors")}
+    with pytest.raises(ValueError, match="topology must be one of"):
+        ArticleHMM(topology="loopy").fit(HAND_SEQUENCES)
+
+
+def test_interleaved_topology_learns_and_decodes_alternating_front_matter():
+    page = ["other", "title", "authors", "affiliations", "authors", "affiliations", "other", "authors",
+            "affiliations", "other", "abstract", "other"]
+    sequences = [labels_to_states(page)] + [labels_to_states(p) for p in TRAINING_PAGES]
+    strict = ArticleHMM().fit(sequences)
+    interleaved = ArticleHMM(topology="interleaved").fit(sequences)
+    assert strict.n_dropped_transitions_ == 2 and interleaved.n_dropped_transitions_ == 0
+    log_emission = np.array([[0.0 if STATE_LABEL[s] == lab else -20.0 for s in STATES] for lab in page])
+    _, path = interleaved.decode(log_emission)
+    assert indices_to_states(path) == labels_to_states(page)
+    _, strict_path = strict.decode(log_emission)
+    assert [STATE_LABEL[STATES[i]] for i in strict_path] != page  # the strict chain cannot go back
 
 
 def test_out_of_order_pages_produce_disallowed_transitions():
@@ -235,17 +260,18 @@ def test_posteriors_equal_brute_force_marginals(n, seed):
     assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
 
 
+@pytest.mark.parametrize("topology", ["strict", "interleaved"])
 @pytest.mark.parametrize("seed", range(40))
-def test_no_disallowed_transition_is_decoded(seed):
+def test_no_disallowed_transition_is_decoded(seed, topology):
     rng = np.random.default_rng(seed)
-    model = random_fitted_model(rng)
+    model = random_fitted_model(rng, topology)
     n = int(rng.integers(20, 300))
     log_emission = rng.normal(scale=float(rng.choice([1.0, 10.0, 100.0])), size=(n, N_STATES))
     if seed % 3 == 0:  # emissions that favour out-of-order states
         log_emission[:, S["AR"]] += 50.0 * (np.arange(n) < n // 2)
     _, path = model.decode(log_emission)
     assert ALLOWED_START[path[0]]
-    assert ALLOWED_TRANSITIONS[path[:-1], path[1:]].all()
+    assert model.allowed_transitions_[path[:-1], path[1:]].all()
     posteriors = model.posteriors(log_emission)
     assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
     np.testing.assert_allclose(posteriors.sum(axis=1), 1.0)
@@ -347,7 +373,7 @@ def test_clone_and_joblib_round_trip_decode_identically(tmp_path):
     log_emission = np.random.default_rng(7).normal(scale=5.0, size=(50, N_STATES))
 
     cloned = clone(model)
-    assert cloned.get_params() == {"smoothing": 0.3}
+    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict"}
     with pytest.raises(NotFittedError):
         cloned.decode(log_emission)
     cloned.fit(pages)

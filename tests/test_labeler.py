@@ -135,3 +135,26 @@ def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
 
 def test_state_mapping_used_for_training():
     assert labels_to_states(["other", "title", "other", "authors"]) == ["PreTitle", "Title", "BTA", "Authors"]
+
+
+def test_line_fragments_are_labelled_together_and_broadcast(pages):
+    """An author name and its superscript marker as two zones on one line: one unit, one label."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        labeler = ZoneLabeler(emission=NaiveBayesEmission(n_bins=3), topology="interleaved").fit(pages)
+    page = synthetic_page(200)
+    name = dict(zone("Ana Silva", "authors", page[2]["y"]), w=70.0, page="p200")
+    marker = dict(zone("1,2", "authors", page[2]["y"] + 2, 11), x=name["x"] + name["w"] + 4, w=12.0, page="p200")
+    rows = pd.DataFrame(page[:2] + [name, marker] + page[3:])
+    units, unit_zones = labeler._units(rows)
+    assert len(unit_zones) == len(rows) - 1 and units[2] == units[3]
+    assert unit_zones.loc[units[2], "text"] == "Ana Silva 1,2"
+    (decoded,) = labeler.label_pages(rows)
+    assert decoded.labels[2] == decoded.labels[3] == "authors" and decoded.states[2] == decoded.states[3]
+    assert len(decoded.labels) == len(rows) and decoded.confidence.shape == (len(rows),)
+    proba = labeler.predict_proba(rows)
+    np.testing.assert_array_equal(proba[2], proba[3])
+    assert labeler.hmm_.topology == "interleaved"
+    apart = clone(labeler).set_params(merge_lines=False).fit(pages)
+    assert apart._units(rows)[1].shape[0] == len(rows)
+    assert apart.predict(rows).shape == (len(rows),)

@@ -1,0 +1,100 @@
+"""Zone features, line units and the fast paths that must equal their scikit-learn references."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.svm import LinearSVC
+
+from scilabel.emission import SVMEmission
+from scilabel.features import LAYOUT_FEATURES, ZoneFeaturizer, layout_features, term_counts, tokenize
+from scilabel.labels import STATE_LABEL
+from scilabel.lines import line_units, merge_units
+
+TEXTS = [
+    "Effects of Drought on Root Growth (2019)",
+    "Ana Silva1,2, Bo Chen* and Carl Dahl",
+    "Contact: ana.silva@lund.se, see https://example.org/x or doi 10.1000/abc.9",
+    "",
+    "1. Smith J, Lee K. Root growth. J Bot. 1999;12:1-9. 1234567",
+    "Ünïcode wörds — dash · dot",
+    "line one\nline two",
+]
+
+
+def zone(text, y, x=40.0, w=600.0, h=19.2, size=16.0, weight=400, page="p", label="other"):
+    return {"text": text, "x": x, "y": float(y), "w": w, "h": h, "font_size": size, "font_weight": weight,
+            "link_chars": 0, "sup_chars": 0, "italic_chars": 0, "page": page, "label": label}
+
+
+def test_tokenize_shapes_numbers_and_patterns():
+    assert tokenize("Ana Silva1,2 in 2019; ID 1234567") == [
+        "ana", "silva", "0", ",", "0", "in", "0000", ";", "id", "00000"]
+    assert tokenize("Mail a.b@c.org or http://x.y/z, 10.1000/abc") == ["mail", "<email>", "or", "<url>", "<doi>"]
+
+
+def test_term_counts_equal_count_vectorizer():
+    vectorizer = CountVectorizer(analyzer=tokenize, min_df=1).fit(TEXTS)
+    expected = vectorizer.transform(TEXTS).toarray()
+    np.testing.assert_array_equal(term_counts(TEXTS, vectorizer.vocabulary_).toarray(), expected)
+    assert term_counts([], vectorizer.vocabulary_).shape == (0, len(vectorizer.vocabulary_))
+
+
+def test_featurizer_words_equal_tfidf_vectorizer():
+    frame = pd.DataFrame([zone(t, 40 * i) for i, t in enumerate(TEXTS)])
+    featurizer = ZoneFeaturizer(min_df=1).fit(frame)
+    words = featurizer.transform(frame)[:, : len(featurizer.words_.vocabulary_)].toarray()
+    np.testing.assert_allclose(words, featurizer.words_.transform(frame["text"]).toarray(), atol=1e-12)
+    assert featurizer.transform(frame).shape[1] == len(featurizer.get_feature_names_out())
+    with pytest.raises(ValueError, match="unknown layout features"):
+        ZoneFeaturizer(layout=("top", "colour")).fit(frame)
+
+
+def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
+    rows = [zone("Home", 0), zone("Abstract", 40, weight=700), zone("We measured things " * 5, 80),
+            zone("References", 120), zone("1. Smith J. Roots. 1999.", 160),
+            zone("An abstract of many more than four words here", 200), zone("Next", 240),
+            zone("Body on the next page", 0, page="q")]
+    table = layout_features(pd.DataFrame(rows))
+    assert list(table.columns) == list(LAYOUT_FEATURES)
+    assert table["prev_abstract_cue"].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
+    assert table["prev_references_cue"].tolist() == [0, 0, 0, 0, 1, 0, 0, 0]
+    # the same features whatever the row order of the pages
+    rows.insert(0, rows.pop())
+    shuffled = layout_features(pd.DataFrame(rows))
+    assert shuffled["prev_abstract_cue"].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]
+
+
+def test_line_units_merge_fragments_on_one_line_only():
+    rows = [zone("Title of the paper", 0, size=30), zone("Li Sun", 100, x=88, w=40, size=14),
+            zone("1,2", 102, x=134, w=14, h=11, size=9.8), zone("Datao Wang", 100, x=196, w=77, size=14),
+            zone("2", 102, x=280, w=5, h=11, size=9.8), zone("Next line", 140, x=88, w=100, size=14),
+            zone("Other page", 100, x=150, w=50, size=14, page="q")]
+    frame = pd.DataFrame(rows)
+    units = line_units(frame)
+    assert units.tolist() == [0, 1, 1, 2, 2, 3, 4]  # 48 px (> 1 em) between the two names: two units
+    merged = merge_units(frame, units)
+    assert merged["text"].tolist() == ["Title of the paper", "Li Sun 1,2", "Datao Wang 2", "Next line", "Other page"]
+    box = merged.loc[1, ["x", "y", "w", "h", "font_size"]].to_numpy(float)
+    np.testing.assert_allclose(box, [88, 100, 60, 19.2, 14])
+    assert merged["page"].tolist() == ["p", "p", "p", "p", "q"]
+    apart = frame.iloc[[0, 5, 6]]
+    pd.testing.assert_frame_equal(merge_units(apart, line_units(apart)), apart.reset_index(drop=True))
+
+
+def test_svm_predict_proba_equals_calibrated_classifier():
+    rng = np.random.default_rng(0)
+    labels = ["title", "authors", "abstract", "references", "other"]
+    rows = [zone(" ".join(rng.choice(["alpha", "beta", "gamma", "delta", lab], 6)), 10 * i, label=lab,
+                 page=f"p{i // 20}") for i, lab in enumerate(rng.choice(labels, 200))]
+    frame = pd.DataFrame(rows)
+    state_of = {lab: state for state, lab in STATE_LABEL.items() if lab != "other"}
+    states = np.array([state_of.get(lab, "BTA") for lab in frame["label"]])
+    em = SVMEmission(max_per_label=None).fit(frame, states)
+    X = em.featurizer_.transform(frame)
+    reference = CalibratedClassifierCV(LinearSVC(C=em.C, random_state=em.random_state), cv=3, method="sigmoid")
+    reference.fit(X, frame["label"].to_numpy())
+    np.testing.assert_allclose(em.predict_proba(X), reference.predict_proba(X), atol=1e-12)
+    assert not hasattr(em, "classifier_")  # only the arrays are kept
