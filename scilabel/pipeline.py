@@ -1,17 +1,30 @@
-"""Labelling a page end to end: render, collect zones, label, build the output record."""
+"""A page end to end: render, collect zones, label, parse the references; then the output record
+(`scilabel label`) or the article structure (`scilabel structure`) is built from that."""
 from __future__ import annotations
 
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from .labeler import PageLabels, ZoneLabeler
 from .output import page_record
 from .overlay import draw_overlay
-from .references import ReferenceParser, page_references
-from .render import Renderer
+from .references import PageReferences, ReferenceParser, page_references
+from .render import RenderedPage, Renderer
 from .zones import collect_zones, zones_frame
+
+
+@dataclass
+class ReadPage:
+    """One page as scilabel read it: the rendering, its zones, their labels and its references."""
+
+    page: RenderedPage
+    zones: pd.DataFrame
+    labels: PageLabels
+    references: PageReferences
 
 
 def model_name(labeler: ZoneLabeler) -> str:
@@ -20,11 +33,11 @@ def model_name(labeler: ZoneLabeler) -> str:
     return card.get("name") or f"scilabel-{labeler.emission}-{labeler.versions_['scilabel']}"
 
 
-def label_page(
+def read_page(
     renderer: Renderer, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path, overlay: Path | None = None
-) -> dict:
-    """Label one page (file, URL or HTML string) and parse its references with ``parser``; with
-    ``overlay``, also save the labelled screenshot."""
+) -> ReadPage:
+    """Render one page (file, URL or HTML string), label its zones and parse its references with
+    ``parser``; with ``overlay``, also save the labelled screenshot there."""
     with tempfile.TemporaryDirectory(prefix="scilabel-") as tmp:
         shot = Path(tmp) / "page.png" if overlay else None
         page = renderer.render(source, screenshot=shot)
@@ -34,6 +47,14 @@ def label_page(
         if overlay:
             draw_overlay(shot, [((r.x, r.y, r.w, r.h), lab) for r, lab in zip(zones.itertuples(), result.labels)], overlay)
     references = page_references(zones.assign(predicted=result.labels), parser, label_column="predicted")
-    record = page_record(page.source, model_name(labeler), zones, result, references)
-    record["warnings"] = page.warnings
+    return ReadPage(page, zones, result, references)
+
+
+def label_page(
+    renderer: Renderer, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path, overlay: Path | None = None
+) -> dict:
+    """The `scilabel label` record of one page (see :func:`read_page`)."""
+    read = read_page(renderer, labeler, parser, source, overlay)
+    record = page_record(read.page.source, model_name(labeler), read.zones, read.labels, read.references)
+    record["warnings"] = read.page.warnings
     return record

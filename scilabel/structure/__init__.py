@@ -1,0 +1,56 @@
+"""Article structure of a labelled page: sections, paragraphs, list items, figure and table
+captions, footnotes and sentences, with the front matter and references, as XML, JATS or JSON.
+
+    article = article_structure(zones, labels, references)   # one page's zones frame, its labels
+    to_xml(article), to_jats(article)                         # UTF-8 bytes
+    to_json(article)                                          # a JSON-ready dict
+    write(article, "paper.xml", "xml")                        # atomic file write
+
+``references`` are parsed reference dicts (``scilabel.references.page_references(...).references``);
+their ``contexts`` mark the sentences that cite them.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..labeler import ZoneLabeler
+from ..pipeline import read_page
+from ..references import ReferenceParser
+from ..render import Renderer
+from .blocks import classify_zones, group_blocks
+from .sentences import split_sentences
+from .serialize import FORMATS, serialize, to_jats, to_json, to_xml, write
+from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article
+
+__all__ = [
+    "FORMATS", "Article", "Figure", "Footnote", "Item", "Paragraph", "Section", "Sentence",
+    "article_structure", "classify_zones", "group_blocks", "main_content", "serialize", "split_sentences", "structure_page",
+    "to_jats", "to_json", "to_xml", "write",
+]
+
+
+def article_structure(zones: pd.DataFrame, labels: list[str] | np.ndarray,
+                      references: list[dict] | None = None) -> Article:
+    """The article tree of one page: its zones frame (reading order), a label per zone and,
+    optionally, its parsed references."""
+    return build_article(zones, labels, references)
+
+
+def main_content(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> str:
+    """The article's main content as a labeller sees it, for comparison with content extractors:
+    the abstract zones and the body zones :func:`classify_zones` keeps (headings, paragraphs,
+    items, captions, footnotes), in reading order."""
+    kinds = classify_zones(zones, labels)
+    texts = zones["text"].astype(str).tolist()
+    keep = [lab == "abstract" or kind not in (None, "noise") for lab, kind in zip(labels, kinds)]
+    return " ".join(t for t, k in zip(texts, keep) if k)
+
+
+def structure_page(renderer: Renderer, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path) -> Article:
+    """Render, label and structure one page (file, URL or HTML string), its references parsed with
+    ``parser`` (``scilabel.references.load_parser()``) and linked to the sentences citing them."""
+    read = read_page(renderer, labeler, parser, source)
+    return build_article(read.zones, read.labels.labels, read.references.references)

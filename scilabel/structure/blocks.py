@@ -1,0 +1,348 @@
+"""The body zones of a labelled page, classified as heading, paragraph, item, caption, footnote
+or noise by rules on their text and layout, then grouped into blocks.
+
+The body is what the labeller calls ``other`` on the side of the abstract that holds the running
+text (after it on most pages, before it where a page puts the abstract below the article), plus
+what follows the references (footnotes, back matter). Layout is judged against the page's own
+body text: its font size (the size most characters of long zones are set in) and its column (where
+long zones start and end). Boilerplate (navigation, share buttons, "Download PDF", related
+articles, link lines between references) is ``noise``: outside the column, mostly links, inside
+the reference list, known furniture phrases, or too short to be a sentence without looking like
+a heading.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+#: Kinds a body zone can take.
+KINDS: tuple[str, ...] = ("heading", "paragraph", "item", "caption", "footnote", "noise")
+
+#: Zones this long (characters) set the page's body font size and column.
+LONG_ZONE = 100
+#: A heading is at most this long (characters, words).
+HEADING_CHARS, HEADING_WORDS = 200, 25
+#: Smallest font-size ratio to body text for an unnumbered, regular-weight heading.
+HEADING_SIZE = 1.05
+#: Longest run-in title (words) set apart in bold or italic with a full stop: "Statistical analysis."
+RUN_IN_WORDS = 8
+#: Running text set below this share of the body size is not body text (small print, furniture).
+SMALL_PRINT = 0.9
+#: Words that make a zone running text even without a sentence end.
+SENTENCE_WORDS = 8
+#: Longest unemphasised body-size line (words) taken as a heading when running text follows it.
+PLAIN_HEADING_WORDS = 12
+#: Bold text at least this fraction of the body size can be a heading.
+BOLD_HEADING_SIZE = 0.95
+#: Indent (CSS px) from the column's left edge that makes a body-size zone a list item.
+ITEM_INDENT = (12.0, 90.0)
+#: Share of link characters above which a zone is navigation, not text.
+LINK_DENSITY = 0.5
+#: Table cells: short zones (characters), looked for among this many zones before and after.
+TABLE_CELL_CHARS, TABLE_WINDOW = 60, 12
+#: Paragraph zones closer than this many font sizes vertically continue one paragraph.
+PARAGRAPH_GAP = 0.4
+
+#: "Figure 3:", "Fig. 2.", "FIG. 1", "Table 1", "Table S2", "Figures 1–12.", "Scheme 1",
+#: "Figure 1—figure supplement 2", "Box 2—Figure 1".
+CAPTION = re.compile(
+    r"^(?:(?i:supplementary|extended\s+data|appendix(?:\s+\d+)?\s*[—–-]?)\s*)?"
+    r"(?P<kind>(?i:figures?|figs?\.?|table|tab\.|scheme|chart|plate|box|video|movie|algorithm))"
+    r"\s*(?P<num>S?\d+[A-Za-z]?(?:\s*[–-]\s*S?\d+[A-Za-z]?)?|[IVXLC]+)(?:\s*[—–-]\s*(?i:figure|table|source data)(?i:\s+supplement)?\s+\d+)*"
+    r"(?P<sep>\s*[.:|]\s*|\s*[—–-]\s+|\s+(?=\S)|\s*$)"
+)
+#: Numbered headings: "2", "2.1.3", "2.1.", "IV.", "A." then the title.
+HEADING_NUMBER = re.compile(
+    r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,4}\.?|(?:[IVXLC]{1,6}|[A-Z])\.)\s+(?P<title>[^\W\d_].*)$", re.S
+)
+#: List-item markers written in the text: bullets, "1.", "1)", "(a)", "ii)".
+ITEM_MARKER = re.compile(r"^(?:[•·▪◦‣○●■□➢►–—-]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})\))\s+|^\d{1,2}\.\s+(?=\S)")
+#: Footnote markers glued to or opening the text: "*", "†", "1www...", "a Present address".
+FOOTNOTE_MARKER = re.compile(r"^(?:[*†‡§¶#‖]+|\[\d{1,2}\]|\d{1,2}(?:[.)]?\s*[\^↑])?(?=[^\W\d_]|\s)|[a-z](?=\s+[A-Z]))")
+#: Headings that open a list of notes rather than a section.
+NOTES_HEADING = re.compile(r"^(?:foot\s*notes?|notes|end\s*notes?|author\s+notes?|table\s+footnotes?)\s*:?$", re.I)
+#: Page furniture that makes up a whole zone ("Share", "PDF", "Views 1,024").
+FURNITURE_ZONE = re.compile(
+    r"^(?:share|print|e-?mail|save|cite|export|pdf|epub|html|xml|menu|search|previous|next|close|ok|"
+    r"accept(?: all)?|reject(?: all)?|settings|subscribe|sign in|log ?in|register|advertisement|cookies?|"
+    r"(?:article )?metrics|altmetric|views|downloads|citations?|cited by|related(?: articles| content)?|"
+    r"recommended(?: articles)?|similar articles|back to top|top|figures?|tables?|supplementary materials?|"
+    r"(?:table of )?contents|keywords|subjects|affiliations|author information|about (?:the|this) authors?|"
+    r"you may also like|also in this issue|how to cite(?: this article)?|access (?:paper|article)|full size (?:table|image|figure))"
+    r"[\s:|]*(?:[\d,.]+[kKM]?)?$",
+    re.I,
+)
+#: Page furniture opening a zone ("Download PDF", "Open in a separate window", "© 2015 ...").
+FURNITURE_START = re.compile(
+    r"^(?:download\b|view (?:article|figure|table|large|full|in|pdf|abstract)|open in (?:a )?(?:new|separate)|"
+    r"full[- ]size|figure viewer|high[- ]res|google scholar|\[?pubmed\]|\[?crossref\]|copy link|permalink|"
+    r"cite this|how to cite|rights and permissions|reprints and permissions|about this article|"
+    r"copyright\b|©|\(c\) \d{4}|skip to|jump to|show (?:more|less)|read more|see all|key ?words\s*:)",
+    re.I,
+)
+#: Words after "Table 1" that make it running text ("Table 1 shows ...") rather than a caption.
+_RUNNING = re.compile(
+    r"(?:shows?|show(?:ed|n)|presents?|summari[sz]es|lists?|gives?|illustrates?|displays?|depicts?|reports?|"
+    r"provides?|compares?|contains?|describes?|demonstrates?|indicates?|refers?|reveals?|represents?|"
+    r"highlights?|outlines?|details|suggests?|confirms?|and|or|in|also|was|were|is|are|has|have|can|may|"
+    r"with|from|to|of|for|as|at|by)\b"
+)
+#: Panel letters after a figure number ("Fig. 6 A shows", "Figs. 5 C and D show").
+_PANELS = re.compile(r"^(?:[A-Za-z](?:\s*(?:[,–-]|and)\s*[A-Za-z])?\s+(?=\w))")
+#: How running text ends: a full stop (or ?, !, :, ;), closing quotes or brackets, citation numbers.
+SENTENCE_END = re.compile(r"""[.!?…:;]["'”’»)\]]*(?:\s*\[[\d,\s–-]+\]|\d{1,3}(?:[,–-]\d{1,3})*)?\s*$""")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+#: Working kind of short zones that are noise unless they turn out to be headings.
+_SHORT = "short"
+
+
+@dataclass
+class Layout:
+    """What body text looks like on one page: font size and main column (CSS px)."""
+
+    body_size: float
+    left: float
+    right: float
+
+
+@dataclass
+class Block:
+    """Consecutive zones of one kind that form one unit (one paragraph, one heading ...)."""
+
+    kind: str
+    rows: list[int] = field(default_factory=list)  #: row positions in the page's zones frame
+    texts: list[str] = field(default_factory=list)
+    font_size: float = 0.0
+    font_weight: int = 400
+    italic: float = 0.0  #: share of the first zone's characters in italic type
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.texts)
+
+
+def body_mask(labels: list[str] | np.ndarray, texts: list[str]) -> np.ndarray:
+    """Which zones may be article body: ``other`` zones after the front matter.
+
+    The body starts after the abstract when the abstract comes before the running text, else
+    after the title (pages that put the abstract or "key points" below the article)."""
+    labels = np.asarray(labels, dtype=object)
+    n = len(labels)
+    lengths = np.array([len(t) for t in texts])
+    title = np.flatnonzero(labels == "title")
+    abstract = np.flatnonzero(labels == "abstract")
+    start = int(title[0]) + 1 if len(title) else 0
+    if len(abstract):
+        running = np.where((labels == "other") & (lengths >= LONG_ZONE), lengths, 0)
+        after = int(abstract[-1]) + 1
+        if running[start:abstract[0]].sum() <= running[after:].sum():
+            start = max(start, after)
+    mask = np.zeros(n, dtype=bool)
+    mask[start:] = labels[start:] == "other"
+    return mask
+
+
+def page_layout(zones: pd.DataFrame, mask: np.ndarray) -> Layout:
+    """Body font size and column of a page, from its long body zones (else all body zones)."""
+    body = zones[mask]
+    if body.empty:
+        body = zones
+    lengths = body["text"].str.len().to_numpy()
+    long = body[lengths >= LONG_ZONE] if (lengths >= LONG_ZONE).any() else body
+    weights = long["text"].str.len().to_numpy()
+    body_size = float(long.groupby("font_size")["text"].apply(lambda t: t.str.len().sum()).idxmax())
+    left = _weighted_quantile(long["x"].to_numpy(), weights, 0.5)
+    right = _weighted_quantile((long["x"] + long["w"]).to_numpy(), weights, 0.9)
+    return Layout(body_size or 16.0, left, max(right, left + 1.0))
+
+
+def _share(zones: pd.DataFrame, column: str, texts: list[str]) -> np.ndarray:
+    """Share of each zone's characters counted in ``column`` (zeros when the frame lacks it)."""
+    if column not in zones:
+        return np.zeros(len(texts))
+    return zones[column].to_numpy() / np.maximum([len(t) for t in texts], 1)
+
+
+def _weighted_quantile(values: np.ndarray, weights: np.ndarray, q: float) -> float:
+    order = np.argsort(values)
+    cum = np.cumsum(weights[order])
+    return float(values[order][np.searchsorted(cum, q * cum[-1])])
+
+
+def is_caption(text: str) -> bool:
+    """A figure or table caption ("Figure 3: ...", "Table 1 Patient ..."), not running text
+    that starts by naming one ("Table 1 shows ...", "Fig. 2 refers to ...")."""
+    m = CAPTION.match(text)
+    if not m:
+        return False
+    rest = text[m.end():]
+    if not rest.strip():
+        return True
+    return not (m.group("sep").isspace() and _RUNNING.match(_PANELS.sub("", rest)))
+
+
+def heading_number(text: str) -> tuple[str | None, str]:
+    """The section number of a heading ("2.1", "IV", "A") and its title, or (None, text)."""
+    m = HEADING_NUMBER.match(text.strip())
+    if not m:
+        return None, text.strip()
+    return m.group("num").rstrip("."), m.group("title").strip()
+
+
+def _looks_like_heading(text: str, size_ratio: float, weight: int, italic: float) -> bool:
+    """Short, set apart by size, weight, slant, capitals or a section number."""
+    words = len(text.split())
+    if not text or len(text) > HEADING_CHARS or words > HEADING_WORDS or not _WORD.search(text):
+        return False
+    number, title = heading_number(text)
+    emphasis = (weight >= 600 or italic > 0.5) and size_ratio >= BOLD_HEADING_SIZE
+    if text[-1:] in ".;," and number is None:  # run-in titles set apart: "Statistical analysis."
+        return emphasis and text[-1] == "." and words <= RUN_IN_WORDS
+    if size_ratio >= HEADING_SIZE or emphasis:
+        return True
+    return title.isupper() and words <= 8 and size_ratio >= BOLD_HEADING_SIZE
+
+
+def _is_sentence_like(text: str) -> bool:
+    """Running text: a sentence end, or enough words, or the continuation of a sentence."""
+    words = len(_WORD.findall(text))
+    return words >= 4 and (bool(SENTENCE_END.search(text)) or words >= SENTENCE_WORDS or text[:1].islower())
+
+
+def _plain_heading(text: str, size_ratio: float) -> bool:
+    """A short capitalised line in body type without a sentence end or inner colon (a heading when
+    a paragraph follows; "Received: May 1; Accepted: ..." is not)."""
+    return (len(text.split()) <= PLAIN_HEADING_WORDS and text[:1].isupper() and not SENTENCE_END.search(text)
+            and not re.search(r"[:;]", text) and size_ratio >= BOLD_HEADING_SIZE and bool(_WORD.search(text)))
+
+
+def classify_zones(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str | None]:
+    """The kind of each zone of one page (``KINDS``), None for zones outside the body."""
+    texts = [str(t).strip() for t in zones["text"]]
+    labels = np.asarray(labels, dtype=object)
+    mask = body_mask(labels, texts)
+    kinds: list[str | None] = [None] * len(texts)
+    if not mask.any():
+        return kinds
+    layout = page_layout(zones, mask)
+    refs = np.flatnonzero(labels == "references")
+    ref_first, ref_last = (int(refs[0]), int(refs[-1])) if len(refs) else (len(texts), len(texts))
+    link, italic = _share(zones, "link_chars", texts), _share(zones, "italic_chars", texts)
+    x, w = zones["x"].to_numpy(), zones["w"].to_numpy()
+    ratio = zones["font_size"].to_numpy() / layout.body_size
+    weight = zones["font_weight"].to_numpy()
+    slack = 4 * layout.body_size
+    notes: float | None = None  # size ratio of the "Notes" heading whose list we are in
+    for i in np.flatnonzero(mask):
+        text = texts[i]
+        if ref_first < i < ref_last or not text:
+            kinds[i] = "noise"
+        elif x[i] < layout.left - slack or x[i] >= layout.right - 10 or x[i] + w[i] > layout.right + slack:
+            kinds[i] = "noise"  # beside or across the main column
+        elif is_caption(text):
+            kinds[i] = "caption"
+        elif link[i] > LINK_DENSITY or FURNITURE_START.match(text) or (len(text) <= 80 and FURNITURE_ZONE.match(text)):
+            kinds[i] = "noise"
+        elif notes is not None and not _WORD.search(text):
+            kinds[i] = "noise"  # a note's bare marker ("1.")
+        elif notes is not None and not (ratio[i] >= notes and heading_number(text)[0] is None
+                                        and _looks_like_heading(text, ratio[i], int(weight[i]), italic[i])):
+            kinds[i] = "footnote"
+        elif _looks_like_heading(text, ratio[i], int(weight[i]), italic[i]):
+            notes = ratio[i] if NOTES_HEADING.match(text) else None
+            kinds[i] = "noise" if notes is not None else "heading"
+        elif FOOTNOTE_MARKER.match(text) and ratio[i] < BOLD_HEADING_SIZE and len(text) > 20:
+            kinds[i] = "footnote"
+        elif ITEM_MARKER.match(text) or (ITEM_INDENT[0] <= x[i] - layout.left <= ITEM_INDENT[1]
+                                         and ratio[i] >= BOLD_HEADING_SIZE):
+            kinds[i] = "item"
+        elif _is_sentence_like(text) and ratio[i] >= SMALL_PRINT:
+            kinds[i] = "paragraph"
+        else:
+            kinds[i] = _SHORT
+    _mark_table_rows(kinds, zones, texts)
+    _drop_lone_items(kinds, texts)
+    _promote_plain_headings(kinds, texts, ratio)
+    _extend_bare_captions(kinds, zones, texts)
+    return kinds
+
+
+def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
+    """Short zones sharing their line with at least two other short zones are table cells: noise."""
+    y, h = zones["y"].to_numpy(), zones["h"].to_numpy()
+    x, w = zones["x"].to_numpy(), zones["w"].to_numpy()
+    rows = [i for i, k in enumerate(kinds) if k not in (None, "noise") and len(texts[i]) <= TABLE_CELL_CHARS]
+    cells = set()
+    for n, i in enumerate(rows):
+        beside = []
+        for j in rows[max(0, n - TABLE_WINDOW):n + TABLE_WINDOW + 1]:
+            overlap = min(y[i] + h[i], y[j] + h[j]) - max(y[i], y[j])
+            apart = x[j] >= x[i] + w[i] or x[i] >= x[j] + w[j]
+            if j != i and apart and overlap >= 0.5 * min(h[i], h[j]):
+                beside.append(j)
+        if len(beside) >= 2:
+            cells.update([i, *beside])
+    for i in cells:
+        kinds[i] = "noise"
+
+
+def _drop_lone_items(kinds: list[str | None], texts: list[str]) -> None:
+    """A few words taken as an item with no item before or after are noise (menu group titles
+    between link lists)."""
+    body = [i for i, k in enumerate(kinds) if k not in (None, "noise")]
+    for n, i in enumerate(body):
+        neighbours = [kinds[j] for j in body[max(n - 1, 0):n] + body[n + 1:n + 2]]
+        if kinds[i] == "item" and "item" not in neighbours and len(_WORD.findall(texts[i])) < 4:
+            kinds[i] = "noise"
+
+
+def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
+    """A caption zone holding only its label ("Table 1.") takes in the text zone right below it."""
+    y, h, size = zones["y"].to_numpy(), zones["h"].to_numpy(), zones["font_size"].to_numpy()
+    for i in range(len(kinds) - 1):
+        m = CAPTION.match(texts[i]) if kinds[i] == "caption" else None
+        if m and not texts[i][m.end():].strip() and kinds[i + 1] in ("noise", "paragraph") and texts[i + 1] \
+                and y[i + 1] - (y[i] + h[i]) <= 2 * size[i] and not is_caption(texts[i + 1]):
+            kinds[i + 1] = "caption"
+
+
+def _promote_plain_headings(kinds: list[str | None], texts: list[str], ratio: np.ndarray) -> None:
+    """Short leftovers that read like a heading and are followed by running text become headings;
+    other leftovers are noise."""
+    following: str | None = None
+    for i in range(len(kinds) - 1, -1, -1):
+        if kinds[i] == _SHORT:
+            plain = following in ("paragraph", "item") and _plain_heading(texts[i], ratio[i])
+            kinds[i] = "heading" if plain else "noise"
+        if kinds[i] not in (None, "noise"):
+            following = kinds[i]
+
+
+def group_blocks(zones: pd.DataFrame, kinds: list[str | None]) -> list[Block]:
+    """Blocks in reading order. Consecutive paragraph zones that continue one another (no vertical
+    gap, same left edge, the first without a sentence end or the second opening in lower case) are
+    one paragraph; text right after a caption that does not open another caption continues it."""
+    texts = [str(t).strip() for t in zones["text"]]
+    x, y, h = zones["x"].to_numpy(), zones["y"].to_numpy(), zones["h"].to_numpy()
+    size, weight = zones["font_size"].to_numpy(), zones["font_weight"].to_numpy()
+    italic = _share(zones, "italic_chars", texts)
+    blocks: list[Block] = []
+    for i, kind in enumerate(kinds):
+        if kind is None or kind == "noise":
+            continue
+        prev = blocks[-1] if blocks and blocks[-1].rows[-1] == i - 1 and blocks[-1].kind == kind else None
+        if prev is not None and kind == "paragraph":
+            gap = y[i] - (y[i - 1] + h[i - 1])
+            open_end = not SENTENCE_END.search(prev.texts[-1]) or texts[i][:1].islower()
+            joins = -1.0 <= gap <= PARAGRAPH_GAP * size[i] and abs(x[i] - x[i - 1]) < 2 * size[i] and open_end
+        else:
+            joins = prev is not None and kind == "caption" and not is_caption(texts[i])
+        if joins:
+            prev.rows.append(i)
+            prev.texts.append(texts[i])
+        else:
+            blocks.append(Block(kind, [i], [texts[i]], float(size[i]), int(weight[i]), float(italic[i])))
+    return blocks

@@ -1,0 +1,258 @@
+"""Body zones to blocks and the section tree, on hand-written zone frames: headings and their
+numbering and nesting, captions apart from running text, items, footnotes, noise, paragraphs
+continued across zones."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from scilabel.structure import article_structure
+from scilabel.structure.blocks import Block, classify_zones, heading_number, is_caption
+from scilabel.structure.tree import Figure, Item, Paragraph, heading_levels
+
+BODY = 16.0
+LONG = ("The cells were grown in standard medium for three days before the assay was run. "
+        "Each condition was repeated three times and the results were averaged.")
+
+
+def zone(text: str, label: str = "other", size: float = BODY, weight: int = 400, x: float = 100.0,
+         w: float = 800.0, h: float = 20.0, link: int = 0, italic: int = 0, y: float | None = None) -> dict:
+    row = {"text": text, "label": label, "font_size": size, "font_weight": weight, "x": x, "w": w, "h": h,
+           "link_chars": link, "italic_chars": italic}
+    return row if y is None else {**row, "y": y}
+
+
+def frame(zones: list[dict], gap: float = 30.0) -> pd.DataFrame:
+    """Zones stacked top to bottom, ``gap`` px apart (a row's own ``y`` wins)."""
+    y, rows = 0.0, []
+    for z in zones:
+        z = dict(z)
+        z.setdefault("y", y)
+        y = z["y"] + z["h"] + gap
+        rows.append(z)
+    return pd.DataFrame(rows)
+
+
+def kinds_of(zones: list[dict]) -> list[str | None]:
+    f = frame(zones)
+    return classify_zones(f, f["label"].tolist())
+
+
+FRONT = [zone("A study of cells", "title", size=30, weight=700), zone("Jane Doe", "authors"),
+         zone("We studied cells. They grew.", "abstract")]
+
+
+@pytest.mark.parametrize(
+    "text, caption",
+    [
+        ("Figure 3: Growth of the cells over time.", True),
+        ("Fig. 2. Overview of the pipeline.", True),
+        ("FIG. 1. Setup", True),
+        ("Table 1 Perinatal characteristics of the newborns", True),
+        ("Table S2. Primers used.", True),
+        ("Figure 1—figure supplement 2. Extra panels.", True),
+        ("Scheme 1 Synthesis of compound 3", True),
+        ("Table 1.", True),
+        ("Table 1 shows the characteristics of the newborns.", False),
+        ("Fig. 2 refers to the concentrations in neonates.", False),
+        ("Figures are shown below.", False),
+        ("Tables and figures follow the text.", False),
+        ("In Figure 3 the cells grow.", False),
+        ("Figure 3a–c show the images of the composites.", False),
+        ("Fig. 6 A shows the dependence on the constant.", False),
+        ("Figs. 5 C and D show the fits.", False),
+        ("Figure 2 – Growth curves.", True),
+        ("Figures 13–26. Bruchinae in Xinjiang, dorsal view.", True),
+        ("Box 2—Figure 1. Box figure", True),
+        ("Fig. 4 A model of the pathway.", True),
+    ],
+)
+def test_caption_detection(text: str, caption: bool) -> None:
+    assert is_caption(text) is caption
+
+
+@pytest.mark.parametrize(
+    "text, number, title",
+    [
+        ("2.1.3 Data collection", "2.1.3", "Data collection"),
+        ("2.1. Data collection", "2.1", "Data collection"),
+        ("3 Results", "3", "Results"),
+        ("IV. RESULTS", "IV", "RESULTS"),
+        ("B. Equation of state fits", "B", "Equation of state fits"),
+        ("Results and discussion", None, "Results and discussion"),
+        ("3D printing of scaffolds", None, "3D printing of scaffolds"),
+        ("A study of cells", None, "A study of cells"),
+        ("2019 novel coronavirus", None, "2019 novel coronavirus"),
+    ],
+)
+def test_heading_numbers(text: str, number: str | None, title: str) -> None:
+    assert heading_number(text) == (number, title)
+
+
+def heading(text: str, size: float = 22.0, weight: int = 700, italic: float = 0.0) -> Block:
+    return Block("heading", [0], [text], size, weight, italic)
+
+
+def test_levels_from_numbering_depth() -> None:
+    blocks = [heading("1 Introduction"), heading("2 Methods"), heading("2.1 Samples", 18), heading("2.1.1 Mice", 16),
+              heading("Acknowledgments")]
+    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 1, 2, 3, 1]
+
+
+def test_levels_from_mixed_numbering_kinds() -> None:
+    """IEEE style: Roman numerals, then letters, then Arabic numbers, whatever the type."""
+    blocks = [heading("I. INTRODUCTION"), heading("II. EXPERIMENT"), heading("A. Synthesis", 16),
+              heading("1. Phase one", 16, 400), heading("B. Measurements", 16), heading("III. RESULTS")]
+    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 1, 2, 3, 2, 1]
+
+
+def test_levels_from_type_when_unnumbered() -> None:
+    blocks = [heading("Introduction", 24), heading("Results", 24), heading("Cell growth", 18),
+              heading("Counting.", 16, 700, italic=1.0), heading("Sorting", 18), heading("PCR.", 18),
+              heading("Discussion", 24)]
+    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 1, 2, 3, 2, 2, 1]
+
+
+def test_a_few_numbered_headings_do_not_set_the_levels() -> None:
+    blocks = [heading("Introduction", 24), heading("Phage isolation", 18), heading("3. Summary", 18),
+              heading("Genome sequencing", 18), heading("Discussion", 24), heading("Methods", 24)]
+    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 2, 2, 2, 1, 1]
+
+
+def test_sections_nest_by_level() -> None:
+    zones = FRONT + [
+        zone("1 Introduction", size=22, weight=700), zone(LONG),
+        zone("2 Methods", size=22, weight=700),
+        zone("2.1 Samples", size=18, weight=700), zone(LONG),
+        zone("2.1.1 Mice", size=16, weight=700), zone(LONG),
+        zone("2.2 Assays", size=18, weight=700), zone(LONG),
+        zone("3 Results", size=22, weight=700), zone(LONG),
+    ]
+    f = frame(zones)
+    article = article_structure(f, f["label"].tolist())
+    outline = [(s.number, s.title, s.level) for s in article.walk()]
+    assert outline == [("1", "Introduction", 1), ("2", "Methods", 1), ("2.1", "Samples", 2), ("2.1.1", "Mice", 3),
+                       ("2.2", "Assays", 2), ("3", "Results", 1)]
+    methods = article.sections[1]
+    assert [s.title for s in methods.sections] == ["Samples", "Assays"]
+    assert methods.sections[0].sections[0].blocks[0].text == LONG
+
+
+def test_captions_items_footnotes_and_noise_are_told_apart() -> None:
+    zones = FRONT + [
+        zone("Results", size=22, weight=700),
+        zone(LONG),
+        zone("Figure 2: Growth of the cells over time in three media.", size=14),
+        zone("Table 1 shows the growth of the cells in all three media we tried."),
+        zone("• first point of the list", x=130),
+        zone("• second point of the list", x=130),
+        zone("Download high-res image", size=14),
+        zone("Related articles and more reading", link=30),
+        zone("Advertisement"),
+        zone("Sidebar text that runs for quite a while beside the article.", x=950, w=300),
+        zone("Footnotes", size=18, weight=700),
+        zone("1 Present address: Department of Biology, Example University.", size=13),
+        zone("2 These authors contributed equally to this work.", size=13),
+        zone("Smith J. A study. Nature 1, 2 (2001).", "references"),
+    ]
+    assert kinds_of(zones)[len(FRONT):] == [
+        "heading", "paragraph", "caption", "paragraph", "item", "item", "noise", "noise", "noise", "noise",
+        "noise", "footnote", "footnote", None,
+    ]
+
+
+def test_table_cells_are_not_headings_or_items() -> None:
+    rows = []
+    for n, (code, name, value) in enumerate([("SYN", "Synthetic", "928 200"), ("PHG", "Phages", "84 079"),
+                                             ("ENV", "Environmental samples", "3 374")]):
+        y = 500 + 20 * n
+        rows += [zone(code, x=100, w=40, y=y), zone(name, x=160, w=150, y=y), zone(value, x=330, w=80, y=y)]
+    zones = FRONT + [zone("Results", size=22, weight=700, y=400), zone(LONG, y=440)] + rows
+    assert set(kinds_of(zones)[len(FRONT) + 2:]) == {"noise"}
+
+
+def test_bare_caption_label_takes_the_line_below() -> None:
+    zones = FRONT + [zone("Results", size=22, weight=700), zone(LONG),
+                     zone("Table 1.", weight=700, y=600), zone("Growth of GenBank divisions", y=625)]
+    f = frame(zones)
+    article = article_structure(f, f["label"].tolist())
+    figure = article.sections[0].blocks[1]
+    assert isinstance(figure, Figure)
+    assert (figure.kind, figure.label, figure.caption) == ("table", "Table 1", "Growth of GenBank divisions")
+
+
+def test_paragraph_continued_across_zones_by_geometry() -> None:
+    first = "The samples were measured with the method of"
+    zones = FRONT + [zone("Methods", size=22, weight=700, y=300), zone(first, y=340, h=40),
+                     zone("Smith and Jones, which needs no calibration.", y=382),
+                     zone(LONG, y=440)]
+    f = frame(zones)
+    blocks = article_structure(f, f["label"].tolist()).sections[0].blocks
+    assert [b.text for b in blocks] == [f"{first} Smith and Jones, which needs no calibration.", LONG]
+
+
+def test_items_keep_their_markers() -> None:
+    zones = FRONT + [zone("Aims", size=22, weight=700), zone(LONG),
+                     zone("1) to find whether the drug crosses the barrier,"),
+                     zone("2) to test its effects on behaviour.")]
+    f = frame(zones)
+    items = [b for b in article_structure(f, f["label"].tolist()).sections[0].blocks if isinstance(b, Item)]
+    assert [(i.marker, i.text) for i in items] == [("1)", "to find whether the drug crosses the barrier,"),
+                                                   ("2)", "to test its effects on behaviour.")]
+
+
+def test_sections_without_content_are_dropped() -> None:
+    zones = FRONT + [zone("Results", size=22, weight=700), zone(LONG),
+                     zone("Recommended reading", size=22, weight=700),
+                     zone("Another title of another paper", link=31)]
+    f = frame(zones)
+    assert [s.title for s in article_structure(f, f["label"].tolist()).walk()] == ["Results"]
+
+
+def test_body_after_a_late_abstract_starts_after_the_title() -> None:
+    """Pages that put the abstract (or key points) below the article."""
+    zones = [zone("A study of cells", "title", size=30, weight=700), zone("Introduction", size=22, weight=700),
+             zone(LONG), zone(LONG), zone("Key points", "abstract_heading"), zone("Cells grow.", "abstract")]
+    f = frame(zones)
+    article = article_structure(f, f["label"].tolist())
+    assert [s.title for s in article.sections] == ["Introduction"]
+    assert len(article.sections[0].blocks) == 2
+    assert article.abstract[0].blocks[0].text == "Cells grow."
+
+
+def test_structured_abstract_parts() -> None:
+    zones = [zone("A study of cells", "title", size=30, weight=700), zone("Background", "abstract", weight=700),
+             zone("Cells grow. They divide.", "abstract"), zone("Methods", "abstract", weight=700),
+             zone("We counted them.", "abstract")]
+    f = frame(zones)
+    parts = article_structure(f, f["label"].tolist()).abstract
+    assert [(p.title, [s.text for b in p.blocks for s in b.sentences]) for p in parts] == [
+        ("Background", ["Cells grow.", "They divide."]), ("Methods", ["We counted them."])]
+
+
+def test_references_mark_citing_sentences() -> None:
+    zones = FRONT + [zone("Results", size=22, weight=700),
+                     zone("Cells grow fast [1]. This was expected. Others disagree [2]."),
+                     zone("Smith J. A study. Nature 1, 2 (2001).", "references")]
+    f = frame(zones)
+    refs = [{"text": "Smith J. A study.", "contexts": ["Cells grow fast [1]."]},
+            {"text": "Jones K. Another.", "contexts": ["Others disagree [2]."]}]
+    article = article_structure(f, f["label"].tolist(), refs)
+    sentences = article.sections[0].blocks[0].sentences
+    assert [s.cites for s in sentences] == [["r1"], [], ["r2"]]
+    assert [r["id"] for r in article.references] == ["r1", "r2"]
+
+
+@pytest.mark.parametrize("zones", [[], [zone("A study of cells", "title")], FRONT])
+def test_empty_bodies(zones: list[dict]) -> None:
+    f = frame(zones) if zones else pd.DataFrame(columns=["text", "label", "font_size", "font_weight", "x", "y", "w",
+                                                         "h"])
+    article = article_structure(f, f["label"].tolist())
+    assert article.sections == [] and article.footnotes == []
+    assert all(isinstance(b, Paragraph) for part in article.abstract for b in part.blocks)
+
+
+def test_label_count_must_match() -> None:
+    f = frame(FRONT)
+    with pytest.raises(ValueError):
+        article_structure(f, ["other"])

@@ -1,0 +1,122 @@
+"""The article tree as scilabel XML, JATS and JSON: well-formed, Unicode and markup characters
+kept, control characters dropped, empty articles valid, files written atomically."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from scilabel.structure import (
+    Article, Figure, Footnote, Item, Paragraph, Section, Sentence, serialize, to_jats, to_json, to_xml, write,
+)
+
+TRICKY = "Na⁺/K⁺ <ATPase> & \"pumps\" 'work' — 10 µm, β-actin, 北京, 😀, &amp; stays literal\x0b\x00."
+
+
+def article() -> Article:
+    refs = [{"id": "r1", "label": "1", "text": "Smith J (2001) A study & more. Nature 1:2-9.",
+             "authors": [{"given": "J", "family": "Smith"}], "title": "A study & more", "container": "Nature",
+             "year": "2001", "volume": "1", "issue": None, "pages": "2-9", "doi": "10.1/x<y>", "pmid": None,
+             "url": "https://example.org/?a=1&b=2", "contexts": ["Cells grow [1]."]}]
+    methods = Section("Methods", "2", 1, [Paragraph([Sentence("We counted.")])],
+                      [Section("Mice", "2.1", 2, [Item([Sentence("first")], marker="•"),
+                                                   Item([Sentence("second")], marker="•")])])
+    intro = Section("Introduction", "1", 1, [
+        Paragraph([Sentence("Cells grow [1].", ["r1"]), Sentence(TRICKY)]),
+        Figure("table", "Table 1", "Counts & <rates>."),
+    ])
+    return Article(title="Cells & <tags>", authors=["Jane Doe", "José Núñez"], affiliations=["Univ. A & B"],
+                   abstract=[Section(None, blocks=[Paragraph([Sentence("We studied cells.")])])],
+                   sections=[Section(None, blocks=[Paragraph([Sentence("Preamble.")])]), intro, methods],
+                   footnotes=[Footnote("Present address: X.", "1")], references=refs)
+
+
+def parse(data: bytes) -> etree._Element:
+    assert data.startswith(b"<?xml version='1.0' encoding='UTF-8'?>")
+    return etree.fromstring(data)
+
+
+def test_xml_hierarchy_and_text_round_trip() -> None:
+    root = parse(to_xml(article()))
+    assert [c.tag for c in root] == ["title", "authors", "affiliations", "abstract", "section", "section", "section",
+                                     "footnotes", "references"]
+    assert root.findtext("title") == "Cells & <tags>"
+    intro = root.findall("section")[1]
+    assert (intro.get("number"), intro.get("level"), intro.findtext("title")) == ("1", "1", "Introduction")
+    sentences = intro.findall("paragraph/sentence")
+    assert sentences[0].get("cites") == "r1"
+    assert sentences[1].text == TRICKY.replace("\x0b", "").replace("\x00", "")
+    assert intro.find("figure").attrib == {"kind": "table", "label": "Table 1"}
+    sub = root.findall("section")[2].find("section")
+    assert (sub.get("number"), sub.get("level")) == ("2.1", "2")
+    assert [i.get("marker") for i in sub.findall("item")] == ["•", "•"]
+    ref = root.find("references/reference")
+    assert ref.get("id") == "r1" and ref.findtext("doi") == "10.1/x<y>" and ref.findtext("author/family") == "Smith"
+    assert ref.find("issue") is None  # missing fields are left out, not written empty
+    assert all(el.text or len(el) for el in root.iter())
+
+
+def test_entities_are_escaped_once() -> None:
+    data = to_xml(article())
+    assert b"&amp;amp; stays literal" in data and b"&lt;ATPase&gt;" in data
+    assert "北京".encode() in data and "😀".encode() in data  # UTF-8, not character references
+
+
+def test_jats_layout() -> None:
+    root = parse(to_jats(article()))
+    assert root.tag == "article"
+    assert root.findtext("front/article-meta/title-group/article-title") == "Cells & <tags>"
+    assert [c.findtext("string-name") for c in root.findall("front/article-meta/contrib-group/contrib")] == [
+        "Jane Doe", "José Núñez"]
+    assert root.findtext("front/article-meta/abstract/p") == "We studied cells."
+    body = root.find("body")
+    assert [c.tag for c in body] == ["p", "sec", "sec"]
+    sec = body.find("sec")
+    assert (sec.findtext("label"), sec.findtext("title")) == ("1", "Introduction")
+    assert sec.find("p").text.startswith("Cells grow [1].")
+    assert sec.findtext("table-wrap/label") == "Table 1"
+    assert [p.text for p in body.findall("sec/sec/list/list-item/p")] == ["first", "second"]
+    assert body.find("sec/sec/list").get("list-type") == "bullet"
+    ref = root.find("back/ref-list/ref")
+    assert ref.get("id") == "r1" and ref.findtext("mixed-citation").startswith("Smith J")
+    cite = ref.find("element-citation")
+    assert (cite.findtext("fpage"), cite.findtext("lpage")) == ("2", "9")
+    assert cite.find("pub-id").get("pub-id-type") == "doi"
+    link = cite.find("ext-link")
+    assert link.get("{http://www.w3.org/1999/xlink}href") == "https://example.org/?a=1&b=2"
+    assert root.findtext("back/fn-group/fn/p") == "Present address: X."
+    assert cite.find("issue") is None and all(el.text or len(el) for el in root.iter())
+
+
+def test_json_is_serialisable_and_mirrors_the_tree() -> None:
+    data = json.loads(serialize(article(), "json"))
+    assert data == json.loads(json.dumps(to_json(article())))
+    intro = data["sections"][1]
+    assert intro["title"] == "Introduction" and intro["content"][1] == {
+        "type": "figure", "kind": "table", "label": "Table 1", "caption": "Counts & <rates>."}
+    assert intro["content"][0]["sentences"][0] == {"text": "Cells grow [1].", "cites": ["r1"]}
+    assert data["sections"][2]["sections"][0]["content"][0]["type"] == "item"
+
+
+@pytest.mark.parametrize("fmt", ["xml", "jats", "json"])
+def test_empty_article_is_valid(fmt: str) -> None:
+    data = serialize(Article(), fmt)
+    if fmt == "json":
+        assert json.loads(data)["sections"] == []
+    else:
+        root = parse(data)
+        assert root.tag in ("paper", "article") and root.find("section") is None and root.find("body/sec") is None
+
+
+def test_unknown_format() -> None:
+    with pytest.raises(ValueError):
+        serialize(Article(), "html")
+
+
+def test_write_is_atomic(tmp_path: Path) -> None:
+    out = tmp_path / "deep" / "paper.xml"
+    write(article(), out, "jats")
+    assert parse(out.read_bytes()).tag == "article"
+    assert [p.name for p in out.parent.iterdir()] == ["paper.xml"]
