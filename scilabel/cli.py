@@ -240,6 +240,22 @@ def cmd_refs(args: argparse.Namespace) -> None:
     _emit(text, args.output)
 
 
+def cmd_structure(args: argparse.Namespace) -> None:
+    """Print the article structure of a page as XML, JATS XML or JSON."""
+    from .persistence import load_model
+    from .references import load_parser
+    from .structure import serialize, structure_page, write
+
+    labeler, parser = load_model(_resolve_model(args.model)), load_parser(args.refs_model)
+    with Renderer(timeout=args.timeout) as renderer:
+        article = structure_page(renderer, labeler, parser, args.page)
+    if args.output is None:
+        sys.stdout.buffer.write(serialize(article, args.format))
+        sys.stdout.flush()
+    else:
+        write(article, args.output, args.format)
+
+
 def cmd_train_refs(args: argparse.Namespace) -> None:
     """Train the reference field parser and save it with its model card."""
     from .references.training import train_reference_parser
@@ -278,7 +294,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     side_by_side = _with_baselines(result.summary, args) if args.baselines else None
     if side_by_side is not None:
         print(f"\nsplit: {args.split}   token-level F per label (%), models and baselines side by side"
-              " (content: main-content F against data-scilabel-content gold; ms_per_page from the HTML, render_ms of it in the browser)")
+              " (content: main-content F against data-scilabel-content gold;\n       ms_per_page from the HTML, render_ms of it in the browser)")
         print(side_by_side.to_string(index=False))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -305,7 +321,7 @@ def _with_baselines(summary: pd.DataFrame, args: argparse.Namespace) -> pd.DataF
 
     names = list(BASELINES) if args.baselines == ["all"] else args.baselines
     scored = score_baselines([get_baseline(n) for n in names], args.data, split=args.split)
-    labels = [c for c in summary.columns if c not in ("system", "dataset", "level", "ms_per_page")]
+    labels = [c for c in summary.columns if c not in ("system", "dataset", "level", "ms_per_page", "content")]
     models = summary[summary["level"] == "token"].drop(columns="level")
     render = {folder.name: render_ms_per_page(folder, args.split) for folder in args.data}
     models = models.assign(render_ms=models["dataset"].map(render),
@@ -361,6 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
     p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     p.set_defaults(func=cmd_refs)
+
+    p = page_command("structure", cmd_structure,
+                     "the article's structure: front matter, nested sections, paragraphs, sentences, figures, "
+                     "footnotes, references")
+    p.add_argument("--format", choices=("xml", "jats", "json"), default="xml")
+    p.add_argument("--model", help="zone labeller: model file, nb or svm (default: svm)")
+    p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
 
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),

@@ -18,10 +18,14 @@ import pandas as pd
 from .corpus.dataset import MANIFEST_FILE, load_zones
 from .labels import LABELS, MAJOR_LABELS
 from .metrics import confusion, texts_by_label, token_scores, zone_scores
+from .structure import main_content
 
 log = logging.getLogger(__name__)
 #: A system labels one page's zones frame and returns its labels.
 System = Callable[[pd.DataFrame], list[str]]
+#: Token-level scores: the major labels, and the main content (abstract and body, see
+#: :func:`scilabel.structure.main_content`) on datasets that mark it.
+TOKEN_LABELS = (*MAJOR_LABELS, "content")
 
 
 @dataclass
@@ -77,8 +81,8 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
             for group, items in [("all", [i for v in by_group.values() for i in v]), *sorted(by_group.items())]:
                 details += _zone_rows(name, dataset, group, items, coverage)
                 token_table, per_page = token_scores(
-                    ((page, texts_by_label(f["text"], f["label"].fillna("other")), texts_by_label(f["text"], p),
-                      coverage.get(page, set(MAJOR_LABELS))) for page, f, p in items))
+                    (_token_case(page, f, p, coverage.get(page, set(MAJOR_LABELS))) for page, f, p in items),
+                    TOKEN_LABELS)
                 details += _score_rows(name, dataset, group, "token", token_table)
                 if group == "all":
                     page_scores.append(per_page.assign(system=name, dataset=dataset))
@@ -91,6 +95,19 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
     worst = (per_page.groupby(["system", "dataset", "page"])["f"].mean().rename("mean_token_f").reset_index()
              .sort_values(["system", "mean_token_f"]).groupby("system").head(10)) if len(per_page) else per_page
     return Evaluation(summary, by_group, details_frame, confusions, worst)
+
+
+def _token_case(page: str, frame: pd.DataFrame, pred: np.ndarray, scored: set[str]) -> tuple:
+    """``(page, gold texts, predicted texts, scored labels)`` for :func:`token_scores`; where the
+    page has main-content gold, ``content`` compares it with the labeller's main content."""
+    gold = texts_by_label(frame["text"], frame["label"].fillna("other"))
+    predicted = texts_by_label(frame["text"], pred)
+    marks = frame["content"] if "content" in frame else pd.Series(dtype=object)
+    if marks.notna().any():
+        gold["content"] = " ".join(frame["text"][marks.fillna(False).astype(bool)])
+        predicted["content"] = main_content(frame, pred)
+        scored = scored | {"content"}
+    return page, gold, predicted, scored
 
 
 def _zone_rows(name: str, dataset: str, group: str, items: list, coverage: dict[str, set[str]]) -> list[dict]:
@@ -110,7 +127,7 @@ def _tables(details: pd.DataFrame, timing: pd.DataFrame) -> tuple[pd.DataFrame, 
     if details.empty:
         return details, details
     wide = details.pivot_table(index=["system", "dataset", "group", "level"], columns="label", values="f")
-    wide = wide.reindex(columns=[lab for lab in MAJOR_LABELS if lab in wide.columns]) * 100
+    wide = wide.reindex(columns=[lab for lab in TOKEN_LABELS if lab in wide.columns]) * 100
     summary = wide.xs("all", level="group").reset_index()
     summary = summary.merge(timing, on=["system", "dataset"], how="left")
     by_group = wide.drop(index="all", level="group").reset_index()

@@ -168,6 +168,28 @@ def test_evaluate_puts_models_and_baselines_in_one_table(capsys, tmp_path, rende
     assert set(rows) == {"scilabel-svm", "metatags", "sentences"}
     assert rows["scilabel-svm"]["title"] == 100.0 and rows["metatags"]["title"] > 90
     assert rows["sentences"]["title"] is None and rows["sentences"]["content"] > 50
+    assert rows["scilabel-svm"]["content"] > 90  # abstract and body, as the structure keeps them
     # the model's time per page counts the browser, timed on the dataset's own pages
     assert 0 < rows["scilabel-svm"]["render_ms"] < rows["scilabel-svm"]["ms_per_page"]
     assert rows["metatags"]["render_ms"] is None
+
+
+def test_structure_command_formats(capsys, tmp_path):
+    from lxml import etree
+
+    assert main(["structure", str(EXAMPLE_PAGE)]) == 0
+    paper = etree.fromstring(capsys.readouterr().out.encode("utf-8"))
+    assert paper.tag == "paper" and paper.findtext("title").startswith("Seasonal shifts")
+    assert [s.get("number") for s in paper.iter("section")] == ["1", "2"]
+    cited = [s.get("cites") for s in paper.iter("sentence") if s.get("cites")]
+    assert cited == ["r1", "r2 r3", "r4"]
+    out = tmp_path / "paper.jats.xml"
+    assert main(["structure", str(EXAMPLE_PAGE), "--format", "jats", "-o", str(out)]) == 0
+    jats = etree.parse(str(out)).getroot()
+    assert jats.tag == "article" and len(jats.findall("back/ref-list/ref")) == 4
+    assert jats.find("front/article-meta") is not None and len(jats.findall("body/sec")) == 2
+    assert main(["structure", str(EXAMPLE_PAGE), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"].startswith("Seasonal shifts") and len(data["references"]) == 4
+    assert main(["structure", str(tmp_path / "missing.html"), "-o", str(tmp_path / "x.xml")]) == 1
+    assert not (tmp_path / "x.xml").exists()
