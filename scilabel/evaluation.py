@@ -102,9 +102,9 @@ def _token_case(page: str, frame: pd.DataFrame, pred: np.ndarray, scored: set[st
     page has main-content gold, ``content`` compares it with the labeller's main content."""
     gold = texts_by_label(frame["text"], frame["label"].fillna("other"))
     predicted = texts_by_label(frame["text"], pred)
-    marks = frame["content"] if "content" in frame else pd.Series(dtype=object)
-    if marks.notna().any():
-        gold["content"] = " ".join(frame["text"][marks.fillna(False).astype(bool)])
+    marks = frame["content"].fillna(False).astype(bool) if "content" in frame else pd.Series(dtype=bool)
+    if marks.any():  # pages without any content mark (real pages) have no main-content gold
+        gold["content"] = " ".join(frame["text"][marks])
         predicted["content"] = main_content(frame, pred)
         scored = scored | {"content"}
     return page, gold, predicted, scored

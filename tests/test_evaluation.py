@@ -36,7 +36,7 @@ def dataset(tmp_path):
     for page in ("a", "b"):
         for k, label in enumerate(["other", "title", "authors", "abstract", "other", "references"]):
             rows.append({"page": page, "split": "test", "group": f"fam-{page}", "label": label,
-                         "text": f"{label} words {page} {k}"})
+                         "text": f"{label} words {page} {k}", "content": False})
     pd.DataFrame(rows).to_parquet(tmp_path / "zones.parquet")
     pd.DataFrame({"page": ["a", "b"], "fields": ["title authors abstract references", "title"]}).to_csv(
         tmp_path / "manifest.csv", index=False)
@@ -57,3 +57,5 @@ def test_evaluate_perfect_null_and_silver_masks(dataset):
     assert set(result.by_group["group"]) == {"fam-a", "fam-b"}
     assert result.confusions["null"].loc["title", "other"] == 2
     assert np.isfinite(result.summary["ms_per_page"]).all()
+    # real pages mark no main content: it is not scored rather than scored as missed
+    assert result.summary.get("content", pd.Series(dtype=float)).isna().all()
