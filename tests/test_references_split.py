@@ -125,3 +125,12 @@ def test_split_counts_against_gold_entries() -> None:
     assert perfect.scores()["count_exact"] == 1.0 and perfect.scores()["boundary_f1"] == 1.0
     merged = split_counts([[0, 1, 2, 3]], gold).scores()
     assert merged["count_exact"] == 0.0 and merged["boundary_recall"] == 0.5 and merged["entries_exact"] == 0.0
+
+
+def test_number_cells_left_out_by_the_labeller_are_taken_back() -> None:
+    zones = frame([("1", 56, 100), ("Lawn JE. Neonatal deaths. Lancet. 2005.", 92, 100), ("Google Scholar", 92, 120),
+                   ("2", 56, 150), ("Cowan F. Origins of lesions. Lancet. 2003.", 92, 150),
+                   ("3", 56, 300)])
+    zones.loc[[3, 5], "label"] = "other"  # the second number, and a page number far from any entry
+    literals = split_references(zones)
+    assert [(lit.label, lit.rows) for lit in literals] == [("1", [0, 1, 2]), ("2", [3, 4])]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 #: A printed entry label at the start of a piece of text: "[12]", "(12)", "12.", "12)", "12 A", "10a", "^".
@@ -143,9 +144,11 @@ def _continues_text(text: str, before: str) -> bool:
 
 def split_references(zones: pd.DataFrame, label_column: str = "label", label: str = "references") -> list[Literal]:
     """Reference literals of one page's zones (columns ``text, x, y, h``, ``font_size`` and
-    ``label_column``), from the zones whose label is ``label``, in page order. A numbered entry
-    with no text ("7." alone) is kept, with empty text, so numbers still find their entries."""
-    pieces = _pieces(zones[zones[label_column] == label])
+    ``label_column``), from the zones whose label is ``label``, in page order, with the bare entry
+    numbers beside them whatever their label (a labeller may leave a number column out). A
+    numbered entry with no text ("7." alone) is kept, with empty text, so numbers still find their
+    entries."""
+    pieces = _pieces(zones[_with_numbers_beside(zones, zones[label_column].to_numpy() == label)])
     numbered = _numbered([p.label for p in pieces])
     literals: list[Literal] = []
     start = prev = None
@@ -166,6 +169,18 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             lit.rows.append(piece.row)
         prev = piece
     return [lit for lit in literals if lit.text or _number(lit.label) is not None]  # a bare "7." is still entry 7
+
+
+def _with_numbers_beside(zones: pd.DataFrame, chosen: np.ndarray) -> np.ndarray:
+    """``chosen`` plus each bare label zone ("12.", "[12]") just before a chosen zone on its line."""
+    if len(chosen) < 2:
+        return chosen
+    bare = zones["text"].astype(str).str.match(_LABEL_ONLY).to_numpy()
+    y, h = zones["y"].to_numpy(dtype=float), zones["h"].to_numpy(dtype=float)
+    beside = np.abs(y[:-1] - y[1:]) < 0.5 * np.maximum(h[1:], 1.0)
+    out = chosen.copy()
+    out[:-1] |= ~chosen[:-1] & chosen[1:] & bare[:-1] & beside
+    return out
 
 
 def _joins(piece: _Piece, prev: _Piece, start: _Piece, numbered: bool, current: Literal) -> bool:
