@@ -11,6 +11,7 @@ from .references import PageReferences
 
 _MARKERS = re.compile(r"[\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079]+")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
+_AFFILIATION_MARKER = re.compile(r"^\s*(?:[\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079]+|[a-z](?=\s))[\s.,)]*")
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
 
 
@@ -23,6 +24,17 @@ def split_author_names(texts: list[str]) -> list[str]:
             if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name):
                 names.append(name)
     return list(dict.fromkeys(names))
+
+
+def affiliation_texts(texts: list[str]) -> list[str]:
+    """Affiliations from affiliation-zone texts: the leading marker ("1", "a", "*") removed, empty
+    texts dropped, order kept."""
+    out = []
+    for text in texts:
+        text = " ".join(_AFFILIATION_MARKER.sub("", text).split())
+        if any(c.isalpha() for c in text):
+            out.append(text)
+    return out
 
 
 def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels, references: PageReferences) -> dict:
@@ -44,7 +56,7 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
         ],
         "title": " ".join(of("title")) or None,
         "authors": split_author_names(of("authors")),
-        "affiliations": of("affiliations"),
+        "affiliations": affiliation_texts(of("affiliations")),
         "abstract": "\n".join(of("abstract")) or None,
         "references": references.references,
         "anchor_format": references.format,

@@ -37,7 +37,9 @@ def test_default_model_labels_example_page_exactly_as_its_gold(capsys, gold_labe
     assert all(z["label"] in LABELS and 0.0 <= z["confidence"] <= 1.0 for z in zones)
     assert record["title"] == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
     assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
-    assert len(record["affiliations"]) == 2 and record["abstract"].startswith("Cities offer bumblebees")
+    assert record["affiliations"] == ["Department of Biology, Northfield University, Northfield, UK",
+                                      "Institute for Urban Ecology, Lakeside Research Centre, Oslo, Norway"]
+    assert record["abstract"].startswith("Cities offer bumblebees")
     refs = record["references"]
     assert [r["year"] for r in refs] == ["2015", "2019", "2010", "2021"]
     assert record["anchor_format"] == "bracket-number"
@@ -193,3 +195,10 @@ def test_structure_command_formats(capsys, tmp_path):
     assert data["title"].startswith("Seasonal shifts") and len(data["references"]) == 4
     assert main(["structure", str(tmp_path / "missing.html"), "-o", str(tmp_path / "x.xml")]) == 1
     assert not (tmp_path / "x.xml").exists()
+
+
+def test_affiliation_markers_are_removed():
+    from scilabel.output import affiliation_texts
+
+    assert affiliation_texts(["1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2", "Dept E, 12 Road"]) == [
+        "Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]

@@ -17,7 +17,7 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
-from ..output import split_author_names
+from ..output import affiliation_texts, split_author_names
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, classify_zones, group_blocks, heading_number,
 )
@@ -359,7 +359,7 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
     article = Article(
         title=title,
         authors=split_author_names(of("authors")),
-        affiliations=of("affiliations"),
+        affiliations=affiliation_texts(of("affiliations")),
         abstract=abstract,
         sections=sections,
         footnotes=footnotes,
