@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from scilabel.persistence import DEFAULT_MODEL_NAMES, default_model_path, load_model
+from scilabel.persistence import load_model, model_path
 from scilabel.references import load_parser, page_references, split_references
 from scilabel.references.evaluation import (
     LinkCounts,
@@ -72,6 +72,16 @@ def segmenter_section(data_dir: Path) -> dict:
     return s
 
 
+def print_table(totals: dict, columns: list[tuple[str, str]]) -> None:
+    """One row per (split, family) of summed counts: the named scores under their headers."""
+    print(f"{'split':6} {'family':18} " + " ".join(f"{head:>8}" for _, head in columns))
+    for (split, group), counts in sorted(totals.items()):
+        scores = counts.scores()
+        cells = (f"{scores[key]:>{max(8, len(head))}{'d' if isinstance(scores[key], int) else '.3f'}}"
+                 for key, head in columns)
+        print(f"{split:6} {group:18} " + " ".join(cells))
+
+
 def pages_section(parser, zones: pd.DataFrame, splits: list[str], label_column: str = "label") -> dict:
     split_totals: dict = defaultdict(SplitCounts)
     link_totals: dict = defaultdict(LinkCounts)
@@ -93,19 +103,12 @@ def pages_section(parser, zones: pd.DataFrame, splits: list[str], label_column: 
     seconds = time.perf_counter() - started
     print(f"\n== Splitting reference zones of generated pages into literals ({pages} pages, {seconds:.0f} s with "
           f"parsing and linking; zones chosen by the {label_column!r} column)")
-    print(f"{'split':6} {'family':18} {'pages':>5} {'count exact':>11} {'bound P':>8} {'bound R':>8} "
-          f"{'bound F1':>8} {'entries exact':>13}")
-    for (split, group), c in sorted(split_totals.items()):
-        s = c.scores()
-        print(f"{split:6} {group:18} {s['pages']:5d} {s['count_exact']:11.3f} {s['boundary_precision']:8.3f} "
-              f"{s['boundary_recall']:8.3f} {s['boundary_f1']:8.3f} {s['entries_exact']:13.3f}")
+    print_table(split_totals, [("pages", "pages"), ("count_exact", "count exact"), ("boundary_precision", "bound P"),
+                               ("boundary_recall", "bound R"), ("boundary_f1", "bound F1"),
+                               ("entries_exact", "entries exact")])
     print("\n== Anchor-to-reference links (pairs of body zone and reference id against the zones' gold cites)")
-    print(f"{'split':6} {'family':18} {'link P':>7} {'link R':>7} {'link F1':>7} {'Item acc':>8} {'Ref acc':>8} "
-          f"{'refs':>6}")
-    for (split, group), c in sorted(link_totals.items()):
-        s = c.scores()
-        print(f"{split:6} {group:18} {s['link_precision']:7.3f} {s['link_recall']:7.3f} {s['link_f1']:7.3f} "
-              f"{s['item_accuracy']:8.3f} {s['reference_accuracy']:8.3f} {s['references']:6d}")
+    print_table(link_totals, [("link_precision", "link P"), ("link_recall", "link R"), ("link_f1", "link F1"),
+                              ("item_accuracy", "Item acc"), ("reference_accuracy", "Ref acc"), ("references", "refs")])
     print("\nanchor formats decided per page:")
     for split, counts in sorted(formats.items()):
         print(f"  {split}: " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
@@ -138,7 +141,7 @@ def main() -> None:
     zones = zones[zones["split"].isin(args.splits)].reset_index(drop=True)
     column = "label"
     if args.labels != "gold":
-        labeller = load_model(default_model_path(args.labels) if args.labels in DEFAULT_MODEL_NAMES else args.labels)
+        labeller = load_model(model_path(args.labels))
         zones["predicted"], column = labeller.predict(zones), "predicted"
         out["labels"] = labeller.model_card_.get("name", args.labels)
     out.update(pages_section(parser, zones, args.splits, column))

@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 import pysbd
 
-from scilabel.persistence import DEFAULT_MODEL_NAMES, default_model_path, load_model
+from scilabel.persistence import load_model, model_path
 from scilabel.structure import article_structure, split_sentences
 from scilabel.structure.evaluation import page_counts, summary
 
@@ -91,7 +91,7 @@ def main() -> None:
     out: dict = {"splits": args.splits, "labels": args.labels}
     column = "label"
     if args.labels != "gold":
-        labeller = load_model(default_model_path(args.labels) if args.labels in DEFAULT_MODEL_NAMES else args.labels)
+        labeller = load_model(model_path(args.labels))
         zones["predicted"], column = labeller.predict(zones), "predicted"
         out["labels"] = labeller.model_card_.get("name", args.labels)
     out["pages"] = pages_section(zones, args.corpus, column)

@@ -131,10 +131,12 @@ def cmd_corpus_medline(args: argparse.Namespace) -> None:
     print(frame.groupby("field").size().rename("rows").to_string())
 
 
-def _resolve_model(spec: str | None) -> Path:
-    from .persistence import DEFAULT_MODEL_NAMES, default_model_path
+def _load_models(args: argparse.Namespace):
+    """The zone labeller (``--model``) and reference parser (``--refs-model``) a page command uses."""
+    from .persistence import load_model, model_path
+    from .references import load_parser
 
-    return default_model_path(spec) if spec is None or spec in DEFAULT_MODEL_NAMES else Path(spec)
+    return load_model(model_path(args.model)), load_parser(args.refs_model)
 
 
 def _pages_in(target: str) -> list[str]:
@@ -150,9 +152,7 @@ def _pages_in(target: str) -> list[str]:
 def cmd_label(args: argparse.Namespace) -> int:
     """Label the zones of a page, a URL, or every page of a directory."""
     from .output import page_tsv
-    from .persistence import load_model
     from .pipeline import label_page
-    from .references import load_parser
 
     if args.baseline and (args.overlay or args.model):
         raise CommandError("--baseline labels from the HTML alone: it takes neither --model nor --overlay")
@@ -165,7 +165,7 @@ def cmd_label(args: argparse.Namespace) -> int:
     if args.baseline:
         baseline, label_one = _baseline_labeller(args)
     else:
-        labeler, parser = load_model(_resolve_model(args.model)), load_parser(args.refs_model)
+        labeler, parser = _load_models(args)
         renderer = stack.enter_context(Renderer(timeout=args.timeout))
         label_one = lambda page, overlay: label_page(renderer, labeler, parser, page, overlay=overlay)  # noqa: E731
     with stack:
@@ -215,20 +215,19 @@ def _baseline_labeller(args: argparse.Namespace):
 
 def cmd_refs(args: argparse.Namespace) -> None:
     """Print the parsed references of a page (with their citing sentences), or parse one string."""
-    from .persistence import load_model
     from .pipeline import label_page
     from .references import bibtex, csl_json, load_parser
 
     if (args.page is None) == (args.string is None):
         raise CommandError("give either a page or --string TEXT")
-    parser = load_parser(args.refs_model)
     if args.string is not None:
         if not args.string.strip():
             raise CommandError("--string: the reference text is empty")
-        references, record = [parser.parse(args.string)], None
+        references, record = [load_parser(args.refs_model).parse(args.string)], None
     else:
+        labeler, parser = _load_models(args)
         with Renderer(timeout=args.timeout) as renderer:
-            labelled = label_page(renderer, load_model(_resolve_model(args.model)), parser, args.page)
+            labelled = label_page(renderer, labeler, parser, args.page)
         references = labelled["references"]
         record = {key: labelled[key] for key in ("source", "model", "anchor_format", "references")}
     if args.format == "bibtex":
@@ -242,11 +241,9 @@ def cmd_refs(args: argparse.Namespace) -> None:
 
 def cmd_structure(args: argparse.Namespace) -> None:
     """Print the article structure of a page as XML, JATS XML or JSON."""
-    from .persistence import load_model
-    from .references import load_parser
     from .structure import serialize, structure_page, write
 
-    labeler, parser = load_model(_resolve_model(args.model)), load_parser(args.refs_model)
+    labeler, parser = _load_models(args)
     with Renderer(timeout=args.timeout) as renderer:
         article = structure_page(renderer, labeler, parser, args.page)
     if args.output is None:
@@ -275,12 +272,12 @@ def cmd_train(args: argparse.Namespace) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> None:
     """Score models side by side per label, zone and token level; write tables and pictures."""
     from .evaluation import evaluate, plot_confusion
-    from .persistence import load_model
+    from .persistence import load_model, model_path
     from .training import ensure_rendered
 
     systems = {}
     for spec in args.model:
-        labeler = load_model(_resolve_model(spec))
+        labeler = load_model(model_path(spec))
         name = labeler.model_card_.get("name", Path(spec).stem) if hasattr(labeler, "model_card_") else Path(spec).stem
         systems[name] = _labeler_system(labeler)
         if args.ablation:  # same fitted emissions, zones labelled independently
@@ -344,11 +341,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="only errors")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def page_command(name: str, func: Callable[[argparse.Namespace], None], help_text: str) -> argparse.ArgumentParser:
+    def page_command(name: str, func: Callable[[argparse.Namespace], None], help_text: str,
+                     models: bool = False, page_optional: bool = False) -> argparse.ArgumentParser:
+        """A subcommand reading a page; ``models``: it labels with a zone labeller and reference parser."""
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("page", help="HTML file, http(s) URL, or an HTML string")
+        p.add_argument("page", nargs="?" if page_optional else None, help="HTML file, http(s) URL, or an HTML string")
         p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
         p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+        if models:
+            p.add_argument("--model", help="zone labeller: model file, or nb / svm for the shipped ones "
+                                            "(default: svm, or $SCILABEL_MODEL)")
+            p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
         p.set_defaults(func=func)
         return p
 
@@ -357,33 +360,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = page_command("render", cmd_render, "render a page and report what the browser laid out")
     p.add_argument("--screenshot", type=Path, help="save a full-page PNG screenshot here")
 
-    p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory")
-    p.add_argument("--model", help="model file, or nb / svm for the shipped models (default: svm, or $SCILABEL_MODEL)")
+    p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory", models=True)
     p.add_argument("--format", choices=("json", "tsv"), default="json")
     p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
     p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
                                           "metatags", "readability"),
                    help="label with a comparison system instead of the HMM (same JSON schema)")
     p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")
-    p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
 
-    p = sub.add_parser("refs", help="parsed references of a page with their citing sentences, or of one string",
-                       description="parsed references of a page with their citing sentences, or of one string")
-    p.add_argument("page", nargs="?", help="HTML file, http(s) URL, or an HTML string")
+    p = page_command("refs", cmd_refs, "parsed references of a page with their citing sentences, or of one string",
+                     models=True, page_optional=True)
     p.add_argument("--string", help="parse this one reference string instead of a page")
     p.add_argument("--format", choices=("json", "bibtex", "csl"), default="json")
-    p.add_argument("--model", help="zone labeller for a page: model file, nb or svm (default: svm)")
-    p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
-    p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
-    p.set_defaults(func=cmd_refs)
 
     p = page_command("structure", cmd_structure,
                      "the article's structure: front matter, nested sections, paragraphs, sentences, figures, "
-                     "footnotes, references")
+                     "footnotes, references", models=True)
     p.add_argument("--format", choices=("xml", "jats", "json"), default="xml")
-    p.add_argument("--model", help="zone labeller: model file, nb or svm (default: svm)")
-    p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
 
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),

@@ -9,9 +9,11 @@ import pandas as pd
 from .labeler import PageLabels
 from .references import PageReferences
 
-_MARKERS = re.compile(r"[\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079]+")
+#: Characters of author and affiliation markers: digits, *, daggers, section signs, superscript digits.
+_MARKER_CHARS = r"\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079"
+_MARKERS = re.compile(f"[{_MARKER_CHARS}]+")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
-_AFFILIATION_MARKER = re.compile(r"^\s*(?:[\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079]+|[a-z](?=\s))[\s.,)]*")
+_AFFILIATION_MARKER = re.compile(rf"^\s*(?:[{_MARKER_CHARS}]+|[a-z](?=\s))[\s.,)]*")
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
 
 

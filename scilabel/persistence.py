@@ -39,6 +39,14 @@ def default_model_path(emission: str | None = None) -> Path:
     return MODELS_DIR / DEFAULT_MODEL_NAMES[emission or DEFAULT_EMISSION]
 
 
+def model_path(spec: str | Path | None = None) -> Path:
+    """The model file ``spec`` names: ``nb`` or ``svm`` for a shipped model, None for the default
+    (:func:`default_model_path`), anything else a path."""
+    if spec is None or spec in DEFAULT_MODEL_NAMES:
+        return default_model_path(spec)
+    return Path(spec)
+
+
 def save_model(labeler: ZoneLabeler, path: str | Path, card: dict) -> Path:
     """Attach ``card`` (training data summary, test metrics ...) as ``model_card_`` and write atomically."""
     labeler.model_card_ = dict(card)

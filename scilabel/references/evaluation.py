@@ -135,11 +135,19 @@ def corpus_name(ref: LabelledReference) -> str:
     return "jats"
 
 
+class _Counts:
+    """Counts of one page or of many: ``add`` sums another's fields into this one's."""
+
+    def add(self, other: _Counts) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
 # --------------------------------------------------------------------------- splitting
 
 
 @dataclass
-class SplitCounts:
+class SplitCounts(_Counts):
     """Splitting counts summed over pages."""
 
     pages: int = 0
@@ -149,10 +157,6 @@ class SplitCounts:
     fn: int = 0
     gold_entries: int = 0
     exact_entries: int = 0
-
-    def add(self, other: SplitCounts) -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def scores(self) -> dict[str, float]:
         """Share of pages with the exact entry count, boundary P/R/F1, share of entries cut exactly."""
@@ -202,7 +206,7 @@ def split_counts(predicted_rows: Sequence[Sequence], gold: Sequence[Sequence]) -
 
 
 @dataclass
-class LinkCounts:
+class LinkCounts(_Counts):
     """Anchor-to-reference link counts and Bergmark et al.'s accuracies, summed over pages."""
 
     tp: int = 0
@@ -211,10 +215,6 @@ class LinkCounts:
     references: int = 0
     items_right: int = 0
     references_right: int = 0
-
-    def add(self, other: LinkCounts) -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def scores(self) -> dict[str, float]:
         """Link P/R/F1, Item accuracy and Reference accuracy."""
