@@ -83,6 +83,9 @@ def _allowed_transitions(topology: str = "strict") -> np.ndarray:
     return allowed
 
 
+#: States that emit ``other`` between (and around) components; BR, inside the reference list, is not one.
+GAP_STATES: tuple[str, ...] = ("PreTitle", *_GAP.values())
+
 #: ``ALLOWED_TRANSITIONS[i, j]`` is True when state i may be followed by state j (strict topology).
 ALLOWED_TRANSITIONS: np.ndarray = _allowed_transitions()
 #: States a page may start in: PreTitle or any state PreTitle links to.
@@ -139,6 +142,14 @@ class ArticleHMM(BaseEstimator):
     topology
         ``"strict"`` (Figure 1 of the paper) or ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`:
         authors and affiliations may alternate).
+    gap_self_loop
+        ``None`` keeps every counted self-loop (the paper). A probability p gives every gap state
+        (:data:`GAP_STATES`) the self-loop p, its exits keeping their counted proportions of 1 - p:
+        a stretch of ``other`` zones then costs the same per zone in any gap, so its length does not
+        decide where it belongs. Counted gap lengths come from the training pages; real pages have
+        far longer navigation and body text, and without this the absorbing AR state (which costs
+        nothing per zone) pulls the path into it at the first reference-like zone. AR pays log p per
+        zone too, added to its log-emissions because hmmlearn needs stochastic rows.
 
     Attributes
     ----------
@@ -153,11 +164,14 @@ class ArticleHMM(BaseEstimator):
     n_dropped_transitions_ : int
         Transitions (including disallowed first states) found in the data but not allowed by
         the topology, hence not counted.
+    log_emission_offset_ : ndarray of shape (16,)
+        Added to every zone's log-emissions: log p on AR under ``gap_self_loop``, else zeros.
     """
 
-    def __init__(self, smoothing: float = 1.0, topology: str = "strict") -> None:
+    def __init__(self, smoothing: float = 1.0, topology: str = "strict", gap_self_loop: float | None = None) -> None:
         self.smoothing = smoothing
         self.topology = topology
+        self.gap_self_loop = gap_self_loop
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""
@@ -184,16 +198,32 @@ class ArticleHMM(BaseEstimator):
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)
         if n_sequences == 0:
             raise ValueError("fit needs at least one non-empty state sequence")
+        if self.gap_self_loop is not None and not 0 < self.gap_self_loop < 1:
+            raise ValueError(f"gap_self_loop must be None or in (0, 1), got {self.gap_self_loop!r}")
         if n_dropped:
             _log.warning("dropped %d transitions not allowed by the topology "
                          "(components out of order)", n_dropped)
         self.startprob_ = _normalise_rows(start_counts + self.smoothing * ALLOWED_START,
                                           ALLOWED_START)
         self.transmat_ = _normalise_rows(trans_counts + self.smoothing * allowed, allowed)
+        self.log_emission_offset_ = np.zeros(N_STATES)
+        if self.gap_self_loop is not None:
+            self._tie_gap_self_loops(self.gap_self_loop)
         self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences
         self.n_dropped_transitions_ = n_dropped
         return self
+
+    def _tie_gap_self_loops(self, p: float) -> None:
+        for state in GAP_STATES:
+            i = STATE_INDEX[state]
+            exits = self.transmat_[i].copy()
+            exits[i] = 0.0
+            if exits.sum() > 0:
+                self.transmat_[i] = exits * (1 - p) / exits.sum()
+                self.transmat_[i, i] = p
+            else:  # AR: absorbing
+                self.log_emission_offset_[i] = np.log(p)
 
     def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
         """Viterbi: the most probable state path and its joint log-probability.
@@ -231,6 +261,8 @@ class ArticleHMM(BaseEstimator):
             if np.isposinf(X).any():
                 rows = np.flatnonzero(np.isposinf(X).any(axis=1)).tolist()
                 raise ValueError(f"log_emission contains +inf in rows {rows}")
+        X = X + self.log_emission_offset_
+        if not np.isfinite(X).all():
             X = np.where(X == -np.inf, _LOG_ZERO, X)
         return X
 

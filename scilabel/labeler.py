@@ -62,15 +62,19 @@ class ZoneLabeler(BaseEstimator):
     smoothing : pseudo-count on allowed HMM transitions
     topology : HMM links, "strict" (the paper's Figure 1) or "interleaved" (see :class:`ArticleHMM`)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
+    gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
+        paper; see :class:`ArticleHMM`)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
-                 smoothing: float = 1.0, topology: str = "strict", merge_lines: bool = True):
+                 smoothing: float = 1.0, topology: str = "strict", merge_lines: bool = True,
+                 gap_self_loop: float | None = 0.8):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
         self.topology = topology
         self.merge_lines = merge_lines
+        self.gap_self_loop = gap_self_loop
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):
@@ -96,7 +100,8 @@ class ZoneLabeler(BaseEstimator):
             states[rows] = page_states
             sequences.append(page_states)
         self.emission_ = self._emission_model().fit(unit_zones, states, collections)
-        self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology).fit(sequences)
+        self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
+                                gap_self_loop=self.gap_self_loop).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}

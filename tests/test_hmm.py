@@ -16,6 +16,7 @@ from scilabel.hmm import (
     ALLOWED_TRANSITIONS,
     INTERLEAVED_LINKS,
     N_STATES,
+    GAP_STATES,
     ArticleHMM,
     indices_to_states,
     states_to_indices,
@@ -54,15 +55,17 @@ def transitions(states) -> set[tuple[int, int]]:
     return set(zip(idx[:-1].tolist(), idx[1:].tolist()))
 
 
-def random_fitted_model(rng: np.random.Generator, topology: str = "strict") -> ArticleHMM:
+def random_fitted_model(rng: np.random.Generator, topology: str = "strict",
+                        gap_self_loop: float | None = None) -> ArticleHMM:
     pages = [random_page(rng) for _ in range(int(rng.integers(1, 25)))]
-    model = ArticleHMM(smoothing=float(rng.uniform(0.05, 2.0)), topology=topology)
+    model = ArticleHMM(smoothing=float(rng.uniform(0.05, 2.0)), topology=topology, gap_self_loop=gap_self_loop)
     return model.fit(labels_to_states(p) for p in pages if p)
 
 
 def all_paths_log_prob(model: ArticleHMM, log_emission: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every one of the 16**T state paths and its joint log-probability."""
     n = len(log_emission)
+    log_emission = log_emission + model.log_emission_offset_
     paths = np.array(list(itertools.product(range(N_STATES), repeat=n)))
     with np.errstate(divide="ignore"):
         log_start, log_trans = np.log(model.startprob_), np.log(model.transmat_)
@@ -223,14 +226,67 @@ def test_fit_rejects_bad_input():
         ArticleHMM(smoothing=-1).fit(HAND_SEQUENCES)
 
 
+# ---------------------------------------------------------------- tied gap self-loops
+
+
+def test_gap_self_loop_ties_gap_rows_and_keeps_exit_proportions():
+    rng = np.random.default_rng(5)
+    pages = [labels_to_states(random_page(rng)) for _ in range(30)]
+    pages = [p for p in pages if p]
+    counted = ArticleHMM().fit(pages)
+    tied = ArticleHMM(gap_self_loop=0.8).fit(pages)
+    np.testing.assert_allclose(tied.transmat_.sum(axis=1), 1.0)
+    for state in STATES:
+        i = S[state]
+        if state == "AR":  # absorbing: its stay cost travels with its emissions
+            assert tied.transmat_[i, i] == 1.0 and tied.log_emission_offset_[i] == pytest.approx(np.log(0.8))
+        elif state in GAP_STATES:
+            assert tied.transmat_[i, i] == pytest.approx(0.8)
+            exits, counted_exits = np.delete(tied.transmat_[i], i), np.delete(counted.transmat_[i], i)
+            np.testing.assert_allclose(exits / exits.sum(), counted_exits / counted_exits.sum())
+        else:
+            np.testing.assert_array_equal(tied.transmat_[i], counted.transmat_[i])
+            assert tied.log_emission_offset_[i] == 0.0
+    assert "BR" not in GAP_STATES and np.all(counted.log_emission_offset_ == 0.0)
+    np.testing.assert_array_equal(tied.startprob_, counted.startprob_)
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, -0.5, 2.0])
+def test_gap_self_loop_must_be_a_probability(bad):
+    with pytest.raises(ValueError, match="gap_self_loop"):
+        ArticleHMM(gap_self_loop=bad).fit([["PreTitle", "Title"]])
+
+
+def test_long_gaps_do_not_fall_into_the_absorbing_state():
+    """Trained on short gaps, a long page with one reference-like zone near the top: counted
+    self-loops make every zone in AR free, so the path ends the article there; tied ones do not."""
+    short = (["other"] * 3 + ["title", "authors"] + ["other"] * 3 + ["abstract_heading", "abstract"]
+             + ["other"] * 20 + ["references_heading", "references", "references"] + ["other"] * 30)
+    pages = [labels_to_states(short)] * 20
+    n = 400
+    log_emission = np.zeros((n, N_STATES))
+    log_emission[1, S["Title"]] = 6.0
+    log_emission[5, S["References"]] = 2.0  # a "cite this article" line near the top
+    log_emission[200, S["AbstractHeading"]] = 4.0
+    log_emission[201:205, S["Abstract"]] = 3.0
+    log_emission[380:390, S["References"]] = 1.0
+    counted = indices_to_states(ArticleHMM().fit(pages).decode(log_emission)[1])
+    tied = indices_to_states(ArticleHMM(gap_self_loop=0.8).fit(pages).decode(log_emission)[1])
+    assert counted[202] == "AR" and "Abstract" not in counted  # what the tied loops mend
+    assert tied[5] != "References"
+    assert tied[200] == "AbstractHeading" and set(tied[201:205]) == {"Abstract"}
+    assert set(tied[380:390]) == {"References"}
+
+
 # ---------------------------------------------------------------- decoding
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @pytest.mark.parametrize("seed", range(4))
-def test_viterbi_equals_brute_force(n, seed):
+@pytest.mark.parametrize("gap_self_loop", [None, 0.8])
+def test_viterbi_equals_brute_force(n, seed, gap_self_loop):
     rng = np.random.default_rng(100 * n + seed)
-    model = random_fitted_model(rng)
+    model = random_fitted_model(rng, gap_self_loop=gap_self_loop)
     log_emission = rng.normal(scale=3.0, size=(n, N_STATES))
     if seed % 2:  # some zero-probability emissions
         log_emission[rng.random(log_emission.shape) < 0.3] = -np.inf
@@ -244,9 +300,10 @@ def test_viterbi_equals_brute_force(n, seed):
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 @pytest.mark.parametrize("seed", range(4))
-def test_posteriors_equal_brute_force_marginals(n, seed):
+@pytest.mark.parametrize("gap_self_loop", [None, 0.8])
+def test_posteriors_equal_brute_force_marginals(n, seed, gap_self_loop):
     rng = np.random.default_rng(200 * n + seed)
-    model = random_fitted_model(rng)
+    model = random_fitted_model(rng, gap_self_loop=gap_self_loop)
     log_emission = rng.normal(scale=3.0, size=(n, N_STATES))
     if seed % 2:
         log_emission[rng.random(log_emission.shape) < 0.3] = -np.inf
@@ -373,7 +430,7 @@ def test_clone_and_joblib_round_trip_decode_identically(tmp_path):
     log_emission = np.random.default_rng(7).normal(scale=5.0, size=(50, N_STATES))
 
     cloned = clone(model)
-    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict"}
+    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict", "gap_self_loop": None}
     with pytest.raises(NotFittedError):
         cloned.decode(log_emission)
     cloned.fit(pages)
