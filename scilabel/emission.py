@@ -28,7 +28,8 @@ from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneFeaturizer, layout_features, term_counts, tokenize
+from .features import (LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, ZoneFeaturizer, derived, layout_matrix, tokenize,
+                       vocabulary_index)
 from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
 
 N_STATES = len(STATES)
@@ -92,17 +93,26 @@ class NaiveBayesEmission(BaseEstimator):
         return self
 
     def _layout(self, zones: pd.DataFrame) -> np.ndarray:
-        return layout_features(zones)[list(self.layout)].to_numpy(dtype=float)
+        return layout_matrix(zones, self.layout)
 
     def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
         """(n_zones, 16) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
         check_is_fitted(self, "word_log_prob_")
-        counts = term_counts(zones["text"].astype(str).tolist(), self.vocabulary_.vocabulary_)
-        result = np.asarray(counts @ self.word_log_prob_.T)
-        bins = self.bins_.transform(self._layout(zones)).astype(int)
+        arrays = ZoneArrays(zones)
+        words = vocabulary_index(self.vocabulary_).counts(arrays)
+        # the (vocabulary, 16) table in row-major order: scipy would copy a transposed view every call
+        result = words @ derived(self, self.word_log_prob_, lambda table: np.ascontiguousarray(table.T))
+        bins = self._bins(arrays.layout(self.layout))
         for f, table in enumerate(self.layout_log_prob_):
             result += table[:, bins[:, f]].T
         return result
+
+    def _bins(self, layout: np.ndarray) -> np.ndarray:
+        """``bins_.transform(layout)`` as integers, without scikit-learn's per-call input checks."""
+        if not np.isfinite(layout).all():
+            raise ValueError("layout features must be finite")
+        return np.stack([np.searchsorted(edges[1:-1], layout[:, f], side="right")
+                         for f, edges in enumerate(self.bins_.bin_edges_)], axis=1)
 
 
 class SVMEmission(BaseEstimator):
@@ -166,9 +176,13 @@ class SVMEmission(BaseEstimator):
         """Calibrated label probabilities (columns ``classes_``) of a feature matrix: the same as the
         fitted ``CalibratedClassifierCV(LinearSVC, method="sigmoid").predict_proba``."""
         check_is_fitted(self, "coef_")
-        sig = expit(-(self.sigmoid_a_ * (X @ self.coef_ + self.intercept_) + self.sigmoid_b_))
+        return self._calibrated(X @ self.coef_ + self.intercept_)
+
+    def _calibrated(self, scores: np.ndarray) -> np.ndarray:
+        """Label probabilities from every fold's SVM scores (columns as ``coef_``)."""
+        sig = expit(-(self.sigmoid_a_ * scores + self.sigmoid_b_))
         n_folds, n_classes = self.score_fold_[-1] + 1, len(self.classes_)
-        mean = np.zeros((X.shape[0], n_classes))
+        mean = np.zeros((scores.shape[0], n_classes))
         for k in range(n_folds):
             cols = self.score_fold_ == k
             proba = np.zeros_like(mean)
@@ -190,7 +204,11 @@ class SVMEmission(BaseEstimator):
 
     def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
         """(n_zones, 16) scaled log-likelihoods log P(label | O) - log P(label)."""
-        proba = self.predict_proba(self.featurizer_.transform(zones))
+        check_is_fitted(self, "coef_")
+        words, layout = self.featurizer_.transform_blocks(zones)  # X = [words layout]: its product in two
+        n_words = words.shape[1]
+        scores = words @ self.coef_[:n_words] + layout @ self.coef_[n_words:] + self.intercept_
+        proba = self._calibrated(scores)
         scaled = np.log(np.clip(proba, 1e-9, None)) - self.label_log_prior_
         cols = self.state_columns_
         return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], np.log(1e-9))

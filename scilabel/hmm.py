@@ -113,10 +113,20 @@ def indices_to_states(indices: Iterable[int]) -> list[str]:
 
 
 class _LogEmissionHMM(BaseHMM):
-    """hmmlearn HMM whose observation at each step is the row of per-state log-likelihoods."""
+    """hmmlearn HMM whose observation at each step is the row of per-state log-likelihoods.
+
+    :class:`ArticleHMM` runs its passes (``_decode_viterbi``, ``_score_log``) without the public
+    methods' per-call checks of the model and input, which it makes itself.
+    """
 
     def _compute_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         return np.where(X == _LOG_ZERO, -np.inf, X)
+
+    def _compute_posteriors_log(self, fwdlattice: np.ndarray, bwdlattice: np.ndarray) -> np.ndarray:
+        """hmmlearn's normalisation of forward x backward per zone, with numpy instead of scipy's logsumexp."""
+        log_gamma = fwdlattice + bwdlattice
+        gamma = np.exp(log_gamma - log_gamma.max(axis=1, keepdims=True))
+        return gamma / gamma.sum(axis=1, keepdims=True)
 
 
 def _normalise_rows(counts: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -234,7 +244,7 @@ class ArticleHMM(BaseEstimator):
         X = self._observations(log_emission)
         if len(X) == 0:
             return 0.0, np.empty(0, dtype=np.intp)
-        log_prob, states = self._hmm().decode(X, algorithm="viterbi")
+        log_prob, states = self._hmm()._decode_viterbi(X)
         self._check_possible(log_prob)
         return float(log_prob), states
 
@@ -244,7 +254,7 @@ class ArticleHMM(BaseEstimator):
         if len(X) == 0:
             return np.empty((0, N_STATES))
         with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
-            log_prob, posteriors = self._hmm().score_samples(X)
+            log_prob, posteriors = self._hmm()._score_log(X, compute_posteriors=True)
         self._check_possible(log_prob)
         return posteriors
 

@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
+from .features import page_codes
 from .hmm import ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
@@ -37,9 +38,7 @@ class PageLabels:
 
 def _pages(zones: pd.DataFrame) -> list[np.ndarray]:
     """Row positions of each page, in order of first appearance."""
-    if "page" not in zones:
-        return [np.arange(len(zones))]
-    codes, _ = pd.factorize(zones["page"], sort=False)
+    codes = page_codes(zones)
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     return np.split(order, bounds) if len(order) else []
@@ -161,7 +160,7 @@ class ZoneLabeler(BaseEstimator):
         else:
             path = (log_emission + self.emission_.state_log_prior_).argmax(axis=1)
         label_idx = _LABEL_OF_STATE[path]
-        confidence = _label_posterior(posterior)[np.arange(len(path)), label_idx]
+        confidence = np.where(_LABEL_OF_STATE == label_idx[:, None], posterior, 0.0).sum(axis=1)
         return PageLabels([STATES[i] for i in path], [LABELS[i] for i in label_idx], confidence)
 
     def predict(self, zones: pd.DataFrame) -> np.ndarray:

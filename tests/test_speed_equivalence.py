@@ -1,0 +1,238 @@
+"""The labeller's fast paths against straightforward reference computations.
+
+Token counting (numpy tokenizer + hashed vocabulary), layout features (array code, whole-page regex
+scans), the Naive Bayes and SVM log-likelihoods and the HMM passes must give what the plain
+per-text / scikit-learn / hmmlearn computations give.
+"""
+from __future__ import annotations
+
+import itertools
+import pickle
+import random
+import re
+import warnings
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+from hmmlearn.base import BaseHMM
+from sklearn.base import clone
+from sklearn.feature_extraction.text import CountVectorizer
+
+from scilabel import features
+from scilabel.emission import NaiveBayesEmission, SVMEmission
+from scilabel.features import (LAYOUT_FEATURES, TokenIndex, layout_features, page_codes, term_counts, tokenize,
+                               vocabulary_index)
+from scilabel.hmm import N_STATES, ArticleHMM
+from tests.test_hmm import random_fitted_model
+
+ALPHABET = list("abcXYZ0129 _<>@./:-\n\t\0") + [
+    "é", "İ", "\u212a", "٣", "²", "½", "\u00a0", "\u2009", "\u3000", "—", "·", "ß", "Σ", "À", "×", "😀", "中", "\x1c",
+    "\x85"]
+PIECES = ["http://x.org/a", "WWW.Ex.com", "a.b@c.org", "10.1000/abc", "doi 10.12345/x.y", "<email>", "<b>",
+          "<<a>>", "<a_b>", "<>", "< a>", "0000000", "1234567", "in 1999;", "20201", "[12] ", "a) ",
+          "Abstract", "KEY POINTS", "works cited", "References"]
+
+
+def random_text(rng: random.Random, alphabet: list[str] = ALPHABET) -> str:
+    parts = [rng.choice(PIECES) if rng.random() < 0.3 else "".join(rng.choices(alphabet, k=rng.randint(1, 8)))
+             for _ in range(rng.randint(0, 10))]
+    return rng.choice(["", " ", "\n"]).join(parts)
+
+
+def reference_counts(texts: list[str], vocabulary: dict[str, int]) -> np.ndarray:
+    counts = np.zeros((len(texts), len(vocabulary)))
+    for row, text in enumerate(texts):
+        for token, n in Counter(tokenize(text)).items():
+            if token in vocabulary:
+                counts[row, vocabulary[token]] = n
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_token_index_counts_equal_tokenize(seed):
+    rng = random.Random(seed)
+    texts = [random_text(rng, ALPHABET + ["\ud800"]) for _ in range(rng.randint(0, 12))]  # a lone surrogate too
+    tokens = sorted({t for text in texts for t in tokenize(text)} | {"zzz", "0000", "<url>"})
+    rng.shuffle(tokens)
+    vocabulary = {t: i for i, t in enumerate(tokens[: max(1, 2 * len(tokens) // 3)])}
+    counts = term_counts(texts, vocabulary)
+    np.testing.assert_array_equal(counts.toarray(), reference_counts(texts, vocabulary))
+    assert counts.has_sorted_indices
+
+
+def test_token_index_equals_count_vectorizer_and_handles_empty_input():
+    texts = ["Ana Silva1,2 (2019)", "Mail a.b@c.org, see https://x.y/z or 10.1000/abc", "", "line\nbreak 1234567",
+             "<b><i>x</i></b> <<a>> a<br>b <a_1> <é>", "x@y.io,www.a.b;10.1234/z 00000012 ²½ 中文"]
+    vectorizer = CountVectorizer(analyzer=tokenize, min_df=1).fit(texts)
+    np.testing.assert_array_equal(term_counts(texts, vectorizer.vocabulary_).toarray(),
+                                  vectorizer.transform(texts).toarray())
+    assert term_counts([], vectorizer.vocabulary_).shape == (0, len(vectorizer.vocabulary_))
+    assert term_counts(["a b"], {}).shape == (1, 0)
+
+
+def thue_morse(n: int) -> list[int]:
+    bits = [0]
+    for _ in range(n):
+        bits += [1 - b for b in bits]
+    return bits
+
+
+def test_hash_collisions_do_not_miscount():
+    # Thue-Morse strings and their complements collide under any polynomial hash modulo 2**64
+    word = "".join("ab"[b] for b in thue_morse(11))
+    twin = "".join("ba"[b] for b in thue_morse(11))
+    index = TokenIndex({word: 0, "c": 1})
+    chars = [features._code_points(w).astype(np.uint64) for w in (word, twin)]
+    lengths = np.array([len(word)])
+    hashes = [features._hash_strings(c, features._offsets(lengths), lengths, index.base) for c in chars]
+    assert hashes[0] == hashes[1]
+    np.testing.assert_array_equal(index.counts([word, twin, f"c {twin} {word}"]).toarray(), [[1, 0], [0, 0], [1, 1]])
+
+
+@pytest.mark.parametrize(("fast", "plain", "alphabet"), [
+    (features._YEAR, r"(?<!\d)(?:1[89]|20)\d\d(?!\d)", "12890a٣"),
+    (features._DOI, r"\b10\.\d{4,9}/\S+", ["1", "0", ".", "/", "a", " ", "_", "٣", "0000"]),
+])
+def test_rewritten_patterns_match_like_the_plain_ones(fast, plain, alphabet):
+    plain = re.compile(plain)
+    for n in range(1, 6):
+        for chars in itertools.product(alphabet, repeat=n):
+            text = "".join(chars)
+            assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
+    """The text features of :func:`layout_features`, one text at a time."""
+    rows = []
+    texts = zones["text"].astype(str).tolist()
+    for text in texts:
+        clean = text.replace("\n", " ").replace("\0", " ")
+        codes = [ord(c) for c in clean]
+        upper = sum(65 <= c <= 90 for c in codes)
+        symbol = lambda c: 0x2010 <= c <= 0x2BFF or c in (0xD7, 0xF7)  # noqa: E731
+        space = lambda c: c <= 32 or c == 160 or 0x2000 <= c <= 0x200B or c == 0x3000  # noqa: E731
+        letter = lambda c: 65 <= c <= 90 or 97 <= c <= 122 or (c >= 0xC0 and not symbol(c))  # noqa: E731
+        digits = sum(48 <= c <= 57 for c in codes)
+        punct = sum(not (letter(c) or 48 <= c <= 57 or space(c) or c == 95) and c > 32 for c in codes)
+        chars = max(len(text), 1)
+        rows.append({
+            "n_words": len(clean.split()), "chars": len(text),
+            "caps": upper / max(sum(map(letter, codes)), 1), "digits": digits / chars, "punct": punct / chars,
+            "email": len(features._EMAIL.findall(clean)), "url": len(features._URL.findall(clean)),
+            "doi": len(re.findall(r"\b10\.\d{4,9}/\S+", clean)),
+            "years": len(re.findall(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)", clean)),
+            "marker": float(features._MARKER.match(clean) is not None),
+        })
+    table = pd.DataFrame(rows, index=zones.index)
+    for name, cue in (("prev_abstract_cue", features._ABSTRACT_CUE), ("prev_references_cue", features._REFERENCES_CUE)):
+        hit = [n <= 4 and cue.search(t) is not None for n, t in zip(table["n_words"], texts)]
+        same_page = zones["page"].eq(zones["page"].shift())
+        table[name] = (same_page & pd.Series([False] + hit[:-1], index=zones.index)).astype(float)
+    return table
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_layout_features_equal_per_text_reference(seed):
+    rng = random.Random(seed)
+    n = rng.randint(1, 30)
+    zones = pd.DataFrame({
+        "text": [random_text(rng) for _ in range(n)], "page": sorted(rng.choice("pq") for _ in range(n)),
+        "x": [rng.uniform(0, 900) for _ in range(n)], "y": [40.0 * i for i in range(n)], "w": 300.0, "h": 20.0,
+        "font_size": [rng.choice([12.0, 16.0, 24.0]) for _ in range(n)], "font_weight": 400,
+        "link_chars": 0, "sup_chars": 1, "italic_chars": 2,
+    })
+    table = layout_features(zones)
+    assert list(table.columns) == list(LAYOUT_FEATURES)
+    expected = reference_layout(zones)
+    pd.testing.assert_frame_equal(table[expected.columns], expected, check_dtype=False)
+
+
+def test_layout_table_covers_every_feature_and_page_codes_equal_factorize():
+    assert tuple(features._LAYOUT) == LAYOUT_FEATURES
+    for pages in (["a", "a", "a"], ["a", "b", "a"], []):
+        frame = pd.DataFrame({"page": pd.Series(pages, dtype="str")})
+        np.testing.assert_array_equal(page_codes(frame), pd.factorize(frame["page"], sort=False)[0])
+
+
+def frame_of(texts: list[str], seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n = len(texts)
+    return pd.DataFrame({"text": texts, "x": rng.uniform(0, 900, n), "y": np.arange(n) * 40.0, "w": 300.0,
+                         "h": rng.uniform(10, 60, n), "font_size": 16.0, "font_weight": 400, "link_chars": 0,
+                         "sup_chars": 0, "italic_chars": 0, "page": "p"})
+
+
+TRAIN_TEXTS = ["Effects of drought on root growth", "Ana Silva, Bo Chen", "Lund University, Sweden",
+               "Abstract", "We measured roots in 2019 and 2020 (n = 12).", "References",
+               "1. Smith J. Roots. J Bot. 1999;12:1-9. doi 10.1000/abc", "Home | About | Contact"] * 5
+TRAIN_STATES = ["Title", "Authors", "Affiliations", "AbstractHeading", "Abstract", "ReferenceHeading",
+                "References", "AR"] * 5
+TEST_TEXTS = ["Effects of roots", "unseen wörds 1234567 <b>", "", "Bo Chen and Ana Silva",
+              "2. Lee K. Leaves. 2001;3:4-5. https://x.org/a"]
+
+
+def test_naive_bayes_log_likelihood_equals_scikit_learn_products():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        em = NaiveBayesEmission(n_bins=3).fit(frame_of(TRAIN_TEXTS), TRAIN_STATES)
+    zones = frame_of(TEST_TEXTS, seed=1)
+    expected = np.asarray(em.vocabulary_.transform(zones["text"]) @ em.word_log_prob_.T)
+    bins = em.bins_.transform(layout_features(zones)[list(em.layout)].to_numpy()).astype(int)
+    for f, table in enumerate(em.layout_log_prob_):
+        expected += table[:, bins[:, f]].T
+    np.testing.assert_array_equal(em.log_likelihood(zones), expected)
+    assert em.log_likelihood(zones.iloc[:0]).shape == (0, N_STATES)
+
+
+def test_svm_log_likelihood_equals_predict_proba_of_the_feature_matrix():
+    em = SVMEmission(max_per_label=None, calibration_cv=2).fit(frame_of(TRAIN_TEXTS), TRAIN_STATES)
+    zones = frame_of(TEST_TEXTS, seed=1)
+    X = em.featurizer_.transform(zones)
+    np.testing.assert_allclose(X[:, :len(em.featurizer_.words_.vocabulary_)].toarray(),
+                               em.featurizer_.words_.transform(zones["text"]).toarray(), atol=1e-12)
+    scaled = np.log(np.clip(em.predict_proba(X), 1e-9, None)) - em.label_log_prior_
+    cols = em.state_columns_
+    expected = np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], np.log(1e-9))
+    np.testing.assert_allclose(em.log_likelihood(zones), expected, atol=1e-12)
+
+
+def test_vocabulary_index_is_cached_per_fit_and_never_pickled():
+    em = NaiveBayesEmission(n_bins=2).fit(frame_of(TRAIN_TEXTS), TRAIN_STATES)
+    size = len(pickle.dumps(em))
+    index = vocabulary_index(em.vocabulary_)
+    assert vocabulary_index(em.vocabulary_) is index
+    copy = pickle.loads(pickle.dumps(em))
+    assert vocabulary_index(copy.vocabulary_) is not index
+    np.testing.assert_array_equal(copy.log_likelihood(frame_of(TEST_TEXTS)), em.log_likelihood(frame_of(TEST_TEXTS)))
+    refit = clone(em).fit(frame_of(TRAIN_TEXTS[:8]), TRAIN_STATES[:8])
+    assert vocabulary_index(refit.vocabulary_).size == len(refit.vocabulary_.vocabulary_)
+    assert len(pickle.dumps(em)) == size  # the caches stay out of saved models
+
+
+class _PublicHMM(BaseHMM):
+    def _compute_log_likelihood(self, X):
+        return np.where(X == np.finfo(np.float64).min, -np.inf, X)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_hmm_passes_equal_hmmlearn_public_methods(seed):
+    rng = np.random.default_rng(seed)
+    model = random_fitted_model(rng, gap_self_loop=0.8 if seed % 2 else None)
+    n = int(rng.integers(1, 200))
+    log_emission = rng.normal(scale=float(rng.choice([1.0, 10.0, 300.0])), size=(n, N_STATES))
+    X = model._observations(log_emission)
+    reference = _PublicHMM(n_components=N_STATES, implementation="log")
+    reference.startprob_, reference.transmat_ = model.startprob_, model.transmat_
+    log_prob, path = reference.decode(X, algorithm="viterbi")
+    assert model.decode(log_emission)[0] == log_prob
+    np.testing.assert_array_equal(model.decode(log_emission)[1], path)
+    np.testing.assert_allclose(model.posteriors(log_emission), reference.score_samples(X)[1], atol=1e-12)
+
+
+def test_hmm_still_rejects_impossible_emissions():
+    model = ArticleHMM().fit([["Title", "References"]])
+    impossible = np.full((2, N_STATES), -np.inf)
+    with pytest.raises(ValueError, match="no state path"):
+        model.posteriors(impossible)
