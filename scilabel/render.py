@@ -3,6 +3,11 @@
 One :class:`Renderer` starts one browser and renders many pages with it. Rendering is offline by
 design: the page's own HTML is served from memory and every other request the page makes
 (scripts, styles, images, frames, fetches, sockets) is blocked and counted.
+
+Blocking a page's style sheets also loses the rules that hide what a reader never sees: navigation
+headings for screen readers, collapsed pop-ups, duplicate math markup. Before the DOM is read the
+renderer adds :data:`FALLBACK_CSS`, the hiding rules of widespread class conventions, at zero
+specificity (``:where``), so any rule of the page's own for those classes still wins.
 """
 from __future__ import annotations
 
@@ -49,6 +54,22 @@ _LAUNCH_ARGS = [
     "--proxy-server=http://127.0.0.1:9",
     "--proxy-bypass-list=<-loopback>",
 ]
+#: Class names that conventionally mean "not shown on screen" (hidden, hide, d-none ... and the
+#: screen-reader-only families of Bootstrap, WordPress, jQuery UI, Drupal, USWDS, Springer Nature).
+HIDING_CLASSES = (
+    "hidden", "hide", "d-none", "is-hidden", "u-hide", "sr-only", "visually-hidden", "visuallyhidden",
+    "u-visually-hidden", "screen-reader-text", "screen-reader-only", "usa-sr-only", "is-sr-only",
+    "ui-helper-hidden-accessible", "element-invisible",
+)
+#: Rules a page's blocked style sheets would have applied: see the module docstring.
+FALLBACK_CSS = ":where(" + ", ".join(f".{name}" for name in HIDING_CLASSES) + ") { display: none; }"
+#: Adds a style sheet to the document; a constructed sheet, so a page's Content-Security-Policy
+#: (which may forbid inline styles) does not stop it, and it works with JavaScript disabled.
+_ADOPT_CSS_JS = """css => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}"""
 _MAX_SCREENSHOT_HEIGHT = 16000
 #: A rendering tab is replaced after this many pages, so no per-tab state can accumulate.
 _RENDERS_PER_TAB = 50
@@ -316,6 +337,7 @@ class Renderer:
             await asyncio.wait_for(page.evaluate("1"), timeout=min(5.0, self.timeout))
             if page.url != doc.url:
                 warnings.append(f"{doc.source}: the page tried to navigate to {page.url}; that was blocked")
+            await asyncio.wait_for(page.evaluate(_ADOPT_CSS_JS, FALLBACK_CSS), timeout=min(5.0, self.timeout))
             t1 = time.perf_counter()
             data = json.loads(await asyncio.wait_for(page.evaluate(_EXTRACT_JS), timeout=self.timeout + 120))
         except asyncio.TimeoutError:

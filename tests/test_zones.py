@@ -119,3 +119,23 @@ def test_object_fallback_content_is_read(zones_of):
     # which the browser shows because the object's own resource is blocked
     zones = zones_of('<div><object data="x.svg" type="image/svg+xml"/><p>Article title</p><p>Body</p></div>')
     assert [z.text for z in zones] == ["Article title", "Body"]
+
+
+def test_conventional_hiding_classes_hide_without_the_page_style_sheets(zones_of):
+    # the page's CSS is blocked offline; the renderer's fallback rules hide what a reader never sees
+    html = """<html><body><h1 class="hidden">Extra navigation</h1><span class="sr-only">Skip to content</span>
+    <div class="author-popup hide">Dept. of Hidden Things</div><p class="u-visually-hidden">Screen reader</p>
+    <h1 class="c-article-title">Shown title</h1><p class="hidden-xs unhide">Shown too</p></body></html>"""
+    assert [z.text for z in zones_of(html)] == ["Shown title", "Shown too"]
+
+
+def test_page_rules_for_hiding_classes_win_over_the_fallback(zones_of):
+    html = """<html><head><style>.hidden { display: block; color: gray }</style></head>
+    <body><p class="hidden">Shown by the page's own rule</p><p class="sr-only">Hidden</p></body></html>"""
+    assert [z.text for z in zones_of(html)] == ["Shown by the page's own rule"]
+
+
+def test_fallback_rules_apply_under_a_strict_content_security_policy(zones_of):
+    html = """<html><head><meta http-equiv="Content-Security-Policy" content="style-src 'none'; script-src 'none'">
+    </head><body><h2 class="visually-hidden">Hidden heading</h2><p>Visible</p></body></html>"""
+    assert [z.text for z in zones_of(html)] == ["Visible"]
