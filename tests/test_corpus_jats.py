@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scilabel.corpus.jats import Citation, ItemList, Paragraph, iter_articles, parse_jats
+from scilabel.corpus.jats import MAX_TABLE_ROWS, Citation, ItemList, Paragraph, iter_articles, parse_jats
 
 from .conftest import SHARED_DATA
 
@@ -218,3 +218,28 @@ def test_real_articles() -> None:
     assert all(r.text == "" and r.fields.authors for r in bmc.references)
     with pytest.raises(ValueError, match="Elsevier"):
         parse_jats(DATA / "pubchunks/elsevier_1.xml")
+
+
+def test_table_cells_are_read_row_by_row_and_capped(tmp_path):
+    rows = "".join(f"<tr><td>r{i}</td><td>{i}.5 ± 0.{i}</td><td>*</td></tr>" for i in range(40))
+    xml = ARTICLE.replace(
+        "<fig id=\"f1\">",
+        '<table-wrap id="t1"><label>Table 1</label><caption><p>Colony counts.</p></caption>'
+        '<table><thead><tr><th>Strain</th><th>Mean <italic>n</italic></th><th/></tr></thead>'
+        f"<tbody><tr><td/><td/><td/></tr>{rows}</tbody></table></table-wrap>"
+        '<table-wrap id="t2"><label>Table 2</label><caption><p>Only an image.</p></caption><graphic/></table-wrap>'
+        "<fig id=\"f1\">")
+    path = tmp_path / "tables.xml"
+    path.write_text(xml, encoding="utf-8")
+    a = parse_jats(path, "tables")
+    first, image_only = a.tables
+    assert (first.label, first.text) == ("Table 1", "Colony counts.")
+    assert first.rows[0] == ["Strain", "Mean n", ""]  # header first; the empty row is dropped
+    assert first.rows[1] == ["r0", "0.5 ± 0.0", "*"]
+    assert len(first.rows) == MAX_TABLE_ROWS
+    assert image_only.rows == []
+
+
+def test_oasis_tables_with_undeclared_prefix_are_read():
+    a = parse_jats(DATA / "LimeSoup/acs/101021nl902315u.xml", "acs")
+    assert a.tables[0].rows[1][:2] == ["LiMn2O4", "0.28"]

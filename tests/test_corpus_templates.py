@@ -220,3 +220,18 @@ def test_article_split_is_stable_and_balanced() -> None:
 def test_generate_rejects_unknown_family(small_corpus: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown families"):
         generate_corpus(small_corpus, tmp_path / "x", families=["no_such_family"])
+
+
+def test_tables_show_their_cells_as_unlabelled_text(articles: list[Article]) -> None:
+    article = next(a for a in articles if any(t.rows for t in a.tables))
+    cells = {" ".join(c.split()) for t in article.tables for row in t.rows[1:] for c in row if len(c) > 3}
+    shown = 0
+    for family in FAMILIES:
+        doc = lxml_html.fromstring(render(family, article))
+        text = " ".join(doc.text_content().split())
+        if any(" ".join(c.split()) in text for c in cells):
+            shown += 1
+            for el in doc.iter():  # no gold label reaches a data cell
+                if isinstance(el.tag, str) and " ".join(el.text_content().split()) in cells:
+                    assert not any(a.get("data-scilabel") for a in el.iterancestors()), family
+    assert shown >= 10  # most families show tables; a few show only the caption, as some publishers do

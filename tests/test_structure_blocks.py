@@ -171,6 +171,19 @@ def test_table_cells_are_not_headings_or_items() -> None:
     assert set(kinds_of(zones)[len(FRONT) + 2:]) == {"noise"}
 
 
+def test_two_column_tables_with_long_and_spanning_cells_are_noise() -> None:
+    table = [zone("Notation", weight=700, x=100, w=120, y=500), zone("Description", weight=700, x=300, w=200, y=500),
+             zone("Perinatal characteristics of the infants at birth", x=100, w=600, y=525)]  # a spanning row
+    for n, text in enumerate(["the loyalty of node i between configurations c-1 and c, averaged over all runs",
+                              "set of in(out)-neighbours of i in configuration c"]):
+        table += [zone(f"V{n}", x=100, w=60, y=550 + 25 * n), zone(text, x=300, w=500, y=550 + 25 * n)]
+    after = [zone("Discussion", size=22, weight=700, y=700), zone(LONG, y=740)]
+    kinds = kinds_of(FRONT + [zone("Results", size=22, weight=700, y=400), zone(LONG, y=440)] + table + after)
+    body = kinds[len(FRONT):]
+    assert body[:2] == ["heading", "paragraph"] and body[-2:] == ["heading", "paragraph"]
+    assert set(body[2:-2]) == {"noise"}
+
+
 def test_bare_caption_label_takes_the_line_below() -> None:
     zones = FRONT + [zone("Results", size=22, weight=700), zone(LONG),
                      zone("Table 1.", weight=700, y=600), zone("Growth of GenBank divisions", y=625)]

@@ -93,14 +93,20 @@ class ItemList:
     ordered: bool = False
 
 
+#: At most this many rows and columns of a table are kept (pages stay a sensible size).
+MAX_TABLE_ROWS = 30
+MAX_TABLE_COLUMNS = 12
+
+
 @dataclass
 class Caption:
-    """A figure or table caption."""
+    """A figure or table caption; a table's cells come along as rows of cell texts."""
 
     kind: str  # "figure" | "table"
     label: str
     text: str
     float_id: str = ""
+    rows: list[list[str]] = field(default_factory=list)
 
 
 Block = Union[Paragraph, ItemList, Caption]
@@ -220,7 +226,8 @@ def norm(text: str | None) -> str:
 
 
 def _local(el: etree._Element) -> str:
-    return etree.QName(el).localname if isinstance(el.tag, str) else ""
+    """Tag name without namespace, also for prefixes the file never declared (``oasis:table``)."""
+    return el.tag.rpartition("}")[2].rpartition(":")[2] if isinstance(el.tag, str) else ""
 
 
 def _text(el: etree._Element | None, skip: frozenset[str] = frozenset({"xref"})) -> str:
@@ -485,7 +492,8 @@ class _Reader:
         cap = el.find("caption")
         parts = [] if cap is None else [_text(c, frozenset()) for c in cap if _local(c) in ("title", "p")]
         kind = "table" if _local(el) == "table-wrap" else "figure"
-        caption = Caption(kind, _text(el.find("label")), norm(" ".join(p for p in parts if p)), el.get("id") or "")
+        caption = Caption(kind, _text(el.find("label")), norm(" ".join(p for p in parts if p)), el.get("id") or "",
+                          _table_rows(el) if kind == "table" else [])
         (self.tables if kind == "table" else self.figures).append(caption)
         return caption
 
@@ -544,6 +552,22 @@ _DROP_BLOCKS = {
     "related-article",
     "related-object",
 }
+
+
+def _table_rows(wrap: etree._Element) -> list[list[str]]:
+    """Cell texts of a table-wrap's first table (XHTML or OASIS), row by row (header rows first), cut
+    to :data:`MAX_TABLE_ROWS` x :data:`MAX_TABLE_COLUMNS`; empty when the table is only an image."""
+    table = next((t for t in wrap.iter() if _local(t) == "table"), None)
+    if table is None:
+        return []
+    rows = []
+    for tr in (r for r in table.iter() if _local(r) in ("tr", "row")):
+        cells = [_text(c, frozenset()) for c in tr if _local(c) in ("td", "th", "entry")]
+        if any(cells):
+            rows.append(cells[:MAX_TABLE_COLUMNS])
+        if len(rows) == MAX_TABLE_ROWS:
+            break
+    return rows
 
 
 def _preferred_alternative(alt: etree._Element) -> etree._Element | None:

@@ -41,8 +41,9 @@ BOLD_HEADING_SIZE = 0.95
 ITEM_INDENT = (12.0, 90.0)
 #: Share of link characters above which a zone is navigation, not text.
 LINK_DENSITY = 0.5
-#: Table cells: short zones (characters), looked for among this many zones before and after.
-TABLE_CELL_CHARS, TABLE_WINDOW = 60, 12
+#: Longest cell (characters) of a table told by one row alone; most single-cell rows (section rows
+#: spanning the table) between two rows of one table.
+TABLE_CELL_CHARS, TABLE_SPANNING_ROWS = 60, 3
 #: Paragraph zones closer than this many font sizes vertically continue one paragraph.
 PARAGRAPH_GAP = 0.4
 
@@ -265,28 +266,42 @@ def classify_zones(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[
             kinds[i] = _SHORT
     _mark_table_rows(kinds, zones, texts)
     _drop_lone_items(kinds, texts)
-    _promote_plain_headings(kinds, texts, ratio)
     _extend_bare_captions(kinds, zones, texts)
+    _promote_plain_headings(kinds, texts, ratio)
     return kinds
 
 
 def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
-    """Short zones sharing their line with at least two other short zones are table cells: noise."""
+    """Table cells are noise. A row is a run of consecutive body zones side by side on one line; two
+    or more rows that follow one another closely and share a column edge are a table, and every
+    zone from its first row to its last (rows of a single spanning cell included) is a cell. A lone
+    row of at least three short zones is a table row too."""
     y, h = zones["y"].to_numpy(), zones["h"].to_numpy()
     x, w = zones["x"].to_numpy(), zones["w"].to_numpy()
-    rows = [i for i, k in enumerate(kinds) if k not in (None, "noise") and len(texts[i]) <= TABLE_CELL_CHARS]
-    cells = set()
-    for n, i in enumerate(rows):
-        beside = []
-        for j in rows[max(0, n - TABLE_WINDOW):n + TABLE_WINDOW + 1]:
-            overlap = min(y[i] + h[i], y[j] + h[j]) - max(y[i], y[j])
-            apart = x[j] >= x[i] + w[i] or x[i] >= x[j] + w[j]
-            if j != i and apart and overlap >= 0.5 * min(h[i], h[j]):
-                beside.append(j)
-        if len(beside) >= 2:
-            cells.update([i, *beside])
+    body = [i for i, k in enumerate(kinds) if k not in (None, "noise", "caption")]  # a caption is never a cell
+    rows: list[list[int]] = []
+    for prev, i in zip([None, *body], body):
+        beside = prev is not None and x[i] >= x[prev] + w[prev] - 1 and \
+            min(y[i] + h[i], y[prev] + h[prev]) - max(y[i], y[prev]) >= 0.5 * min(h[i], h[prev])
+        if beside and rows and rows[-1][-1] == prev:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    position = {i: n for n, row in enumerate(rows) for i in row}
+    grid = [row for row in rows if len(row) >= 2]
+    cells: set[int] = set()
+    for row in grid:
+        if len(row) >= 3 and all(len(texts[i]) <= TABLE_CELL_CHARS for i in row):
+            cells.update(row)
+    for first, second in zip(grid, grid[1:]):
+        between = position[second[0]] - position[first[-1]] - 1  # single-zone rows in between
+        starts = {round(x[i]) for i in first}
+        aligned = any(abs(x[i] - s) <= 4 for i in second for s in starts)
+        if between <= TABLE_SPANNING_ROWS and aligned:
+            cells.update(range(first[0], second[-1] + 1))
     for i in cells:
-        kinds[i] = "noise"
+        if kinds[i] not in (None, "noise", "caption"):
+            kinds[i] = "noise"
 
 
 def _drop_lone_items(kinds: list[str | None], texts: list[str]) -> None:
@@ -304,7 +319,7 @@ def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: l
     y, h, size = zones["y"].to_numpy(), zones["h"].to_numpy(), zones["font_size"].to_numpy()
     for i in range(len(kinds) - 1):
         m = CAPTION.match(texts[i]) if kinds[i] == "caption" else None
-        if m and not texts[i][m.end():].strip() and kinds[i + 1] in ("noise", "paragraph") and texts[i + 1] \
+        if m and not texts[i][m.end():].strip() and kinds[i + 1] in ("noise", "paragraph", _SHORT) and texts[i + 1] \
                 and y[i + 1] - (y[i] + h[i]) <= 2 * size[i] and not is_caption(texts[i + 1]):
             kinds[i + 1] = "caption"
 

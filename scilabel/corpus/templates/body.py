@@ -1,7 +1,8 @@
 """Article content (abstract, sections, captions, footnotes) in a family's own markup idiom.
 
 A :class:`BodySpec` holds format strings; ``{attrs}`` receives the gold content/structure
-attributes, ``{html}`` escaped inline HTML, ``{text}`` escaped plain text.
+attributes, ``{html}`` escaped inline HTML, ``{text}`` escaped plain text. A table's ``{grid}``
+receives its cells in the family's grid markup (tables are ``other``: no gold attributes).
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ class BodySpec:
         '<figure class="fig" id="{id}"><div class="fig-img"></div>'
         "<figcaption{attrs}><b>{label}</b> {text}</figcaption></figure>\n"
     )
-    table: str = (
-        '<div class="tbl" id="{id}"><p class="tbl-cap"{attrs}><b>{label}</b> {text}</p>'
-        '<div class="tbl-img"></div></div>\n'
-    )
+    table: str = '<div class="tbl" id="{id}"><p class="tbl-cap"{attrs}><b>{label}</b> {text}</p>{grid}</div>\n'
+    #: A table's cells: ``grid`` holds the ``{rows}``, each row the ``{cells}``, header row first.
+    grid: str = '<table class="data">\n{rows}</table>\n'
+    grid_row: str = "<tr>{cells}</tr>\n"
+    grid_head_cell: str = "<th>{text}</th>"
+    grid_cell: str = "<td>{text}</td>"
     #: Section numbers from JATS labels are shown when present.
     show_labels: bool = True
 
@@ -60,8 +63,20 @@ def render_blocks(blocks: list, citer: Citer, spec: BodySpec) -> str:
 def caption_html(cap: Caption, spec: BodySpec) -> str:
     fmt = spec.table if cap.kind == "table" else spec.figure
     return fmt.format(
-        id=esc(cap.float_id or "float"), attrs=content("caption"), label=esc(cap.label), text=esc(cap.text)
+        id=esc(cap.float_id or "float"), attrs=content("caption"), label=esc(cap.label), text=esc(cap.text),
+        grid=grid_html(cap.rows, spec),
     )
+
+
+def grid_html(rows: list[list[str]], spec: BodySpec) -> str:
+    """A table's cells in the family's grid markup; empty for a table without cells."""
+    if not rows:
+        return ""
+    out = []
+    for i, row in enumerate(rows):
+        cell = spec.grid_head_cell if i == 0 else spec.grid_cell
+        out.append(spec.grid_row.format(cells="".join(cell.format(text=esc(text)) for text in row)))
+    return spec.grid.format(rows="".join(out))
 
 
 def render_sections(

@@ -96,9 +96,10 @@ SPEC = BodySpec(
     ),
     table=(
         '<div class="table-responsive" id="{id}"><p class="figure-caption"{attrs}>'
-        '<span class="badge bg-secondary">{label}</span> {text}</p>'
+        '<span class="badge bg-secondary">{label}</span> {text}</p>{grid}'
         "</div>\n"
     ),
+    grid='<table class="table table-sm table-striped">\n<tbody>{rows}</tbody></table>\n',
 )
 
 

@@ -90,7 +90,7 @@ SPEC = BodySpec(
         "</figure>\n"
     ),
     table=(
-        '<figure class="wp-block-table" id="{id}"><figcaption class="wp-element-caption"{attrs}>{label}'
+        '<figure class="wp-block-table" id="{id}">{grid}<figcaption class="wp-element-caption"{attrs}>{label}'
         " {text}</figcaption></figure>\n"
     ),
 )

@@ -98,8 +98,12 @@ SPEC = BodySpec(
     ),
     table=(
         '<div class="fig-box table-box" id="{id}"><div class="fig-box__caption"{attrs}>'
-        '<span class="captionLabel">{label}</span> {text}</div><div class="fig-box__img"></div></div>\n'
+        '<span class="captionLabel">{label}</span> {text}</div>{grid}</div>\n'
     ),
+    grid='<div class="tbl-grid">\n{rows}</div>\n',
+    grid_row='<div class="tbl-row" style="display:flex;border-bottom:1px solid #ddd">{cells}</div>\n',
+    grid_head_cell='<div class="tbl-cell" style="flex:1 1 0;font-weight:bold;padding:2px 4px">{text}</div>',
+    grid_cell='<div class="tbl-cell" style="flex:1 1 0;padding:2px 4px">{text}</div>',
 )
 
 

@@ -77,7 +77,7 @@ SPEC = BodySpec(
     ),
     table=(
         '<div class="table-wrap iconblock" id="{id}"><div class="caption"{attrs}><b>{label}</b> {text}</div>'
-        '<a href="#">Open in a separate window</a></div>\n'
+        '{grid}<a href="#">Open in a separate window</a></div>\n'
     ),
 )
 

@@ -125,7 +125,7 @@ SPEC = BodySpec(
     table=(
         '<div class="figure tables" id="{id}"><span class="captions">'
         '<p{attrs}><span class="label">{label}</span> {text}</p>'
-        '</span><div class="img" style="height:120px"></div>'
+        '</span>{grid}'
         "</div>\n"
     ),
 )

@@ -66,8 +66,12 @@ SPEC = BodySpec(
     ),
     table=(
         '<figure class="ltx_table" id="{id}"><figcaption class="ltx_caption"{attrs}>'
-        '<span class="ltx_tag">{label}</span> {text}</figcaption></figure>\n'
+        '<span class="ltx_tag">{label}</span> {text}</figcaption>{grid}</figure>\n'
     ),
+    grid='<table class="ltx_tabular ltx_centering">\n{rows}</table>\n',
+    grid_row='<tr class="ltx_tr">{cells}</tr>\n',
+    grid_head_cell='<th class="ltx_td ltx_th">{text}</th>',
+    grid_cell='<td class="ltx_td ltx_align_center">{text}</td>',
 )
 
 

@@ -68,10 +68,10 @@ ol.affs { list-style: none; padding: 0; margin: 6px 0; font-size: 13px; color: #
 article h2 { font-size: 23px; font-family: %(head)s; margin-top: 30px; }
 article h3 { font-size: 18px; } article h4 { font-size: 16px; font-style: italic; }
 figure.fig { margin: 20px 0; border: 1px solid #e2e2e2; padding: 10px; }
-.fig-img, .tbl-img { height: 220px;
+.fig-img { height: 220px;
   background: repeating-linear-gradient(45deg, #f1f3f6, #f1f3f6 12px, #e6e9ee 12px, #e6e9ee 24px); }
 figcaption, .tbl-cap { font-size: 14px; color: #333; margin-top: 8px; }
-.tbl { margin: 20px 0; } .tbl .tbl-img { height: 140px; }
+.tbl { margin: 20px 0; } .data { border-collapse: collapse; font-size: 14px; } .data th, .data td { border-top: 1px solid #ccc; padding: 4px 8px; }
 ol.refs { padding-left: 28px; font-size: 14px; } ol.refs li { margin-bottom: 8px; }
 ol.refs .links a { margin-left: 6px; font-size: 12px; }
 .fn { font-size: 13px; color: #444; }

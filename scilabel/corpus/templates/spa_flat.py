@@ -139,8 +139,12 @@ def body_spec(c: dict[str, str]) -> BodySpec:
         ),
         table=(
             f'<div role="table" class="{c["fig"]}" id="{{id}}">'
-            f'<div class="{c["cap"]}"{{attrs}}><span>{{label}}</span> {{text}}</div></div>\n'
+            f'<div class="{c["cap"]}"{{attrs}}><span>{{label}}</span> {{text}}</div>{{grid}}</div>\n'
         ),
+        grid='<div role="rowgroup">\n{rows}</div>\n',
+        grid_row='<div role="row" style="display:flex;gap:8px">{cells}</div>\n',
+        grid_head_cell='<div role="columnheader" style="flex:1 1 0;font-weight:600">{text}</div>',
+        grid_cell='<div role="cell" style="flex:1 1 0">{text}</div>',
     )
 
 

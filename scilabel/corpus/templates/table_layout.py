@@ -58,8 +58,11 @@ SPEC = BodySpec(
     ),
     table=(
         '<center><table border="1" cellpadding="4" width="90%"><tr><td bgcolor="#eeeeee">'
-        '<font size="1"{attrs}><b>{label}</b> {text}</font></td></tr></table></center>\n'
+        '<font size="1"{attrs}><b>{label}</b> {text}</font></td></tr><tr><td>{grid}</td></tr></table></center>\n'
     ),
+    grid='<table border="1" cellspacing="0" cellpadding="2" width="100%">\n{rows}</table>',
+    grid_head_cell='<td bgcolor="#dddddd"><b>{text}</b></td>',
+    grid_cell='<td><font size="2">{text}</font></td>',
 )
 
 

@@ -92,7 +92,8 @@ SPEC = BodySpec(
         '<div class="thumb tright" id="{id}"><div class="thumbinner"><div class="thumbimage"></div>'
         '<div class="thumbcaption"{attrs}>{label} {text}</div></div></div>\n'
     ),
-    table='<div class="thumb tright" id="{id}"><div class="thumbcaption"{attrs}>{label} {text}</div></div>\n',
+    table='<div class="thumb tright" id="{id}"><div class="thumbcaption"{attrs}>{label} {text}</div></div>\n{grid}',
+    grid='<table class="wikitable sortable">\n<tbody>{rows}</tbody></table>\n',
 )
 
 

@@ -80,7 +80,10 @@ SPEC = BodySpec(
         "<span class=ph style='display:block'></span></p>\n<p class=MsoCaption{attrs}>"
         "<b>{label}</b> {text}</p>\n"
     ),
-    table="<p class=MsoCaption{attrs}><b>{label}</b> {text}</p>\n<div class=ph style='height:1in'></div>\n",
+    table="<p class=MsoCaption{attrs}><b>{label}</b> {text}</p>\n{grid}",
+    grid="<table class=MsoTableGrid border=1 cellspacing=0 cellpadding=0 style='border-collapse:collapse'>\n{rows}</table>\n",
+    grid_head_cell="<td valign=top style='border:solid windowtext 1.0pt'><p class=MsoNormal><b>{text}</b></p></td>",
+    grid_cell="<td valign=top style='border:solid windowtext 1.0pt'><p class=MsoNormal>{text}</p></td>",
 )
 
 
