@@ -84,3 +84,17 @@ def test_build_silver_writes_zones_manifest_and_overlays(tmp_path):
     zones = pd.read_parquet(tmp_path / "out" / "zones.parquet")
     assert zones.loc[zones["label"] == "authors", "text"].tolist() == ["Ada Okafor, PhD", "Min-jun Lee 1 *"]
     assert (tmp_path / "out" / "overlays" / "one.html.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_byline_with_glued_suffixes_wins_over_a_later_listing_and_repeated_affiliations_count():
+    texts = ["Root Growth of Vicia faba Under Drought",
+             "A. OkaforEmail author", "M.-j. Lee",                              # byline, names glued to a link
+             "Dept. of Botany, Riverside College, Riverside, USA",
+             "Abstract", ABSTRACT,
+             "Riverside College",                                               # a fragment in the footer
+             *[f"Body paragraph {n} about roots and water." for n in range(6)],
+             "Authors and affiliations", "Ada Okafor", "Min-jun Lee",           # listed again at the end
+             "Dept. of Botany, Riverside College, Riverside, USA"]
+    labels = silver_labels(texts, META).labels
+    assert [i for i, lab in enumerate(labels) if lab == "authors"] == [1, 2]
+    assert [i for i, lab in enumerate(labels) if lab == "affiliations"] == [3, 16]

@@ -109,6 +109,14 @@ def _surname(name: str) -> str:
     return parts[-1] if parts else ""
 
 
+def _name_hits(tokens: list[str], names: set[str]) -> set[str]:
+    """The ``names`` among ``tokens``, also where a page glued a suffix to a name ("cintasemail")."""
+    hits = names & set(tokens)
+    for token in set(tokens) - hits:
+        hits.update(n for n in names if len(n) >= 3 and token.startswith(n))
+    return hits
+
+
 def _align_authors(norm: list[str], authors: list[str], start: int, result: SilverResult) -> None:
     surnames = {s for s in map(_surname, authors) if s}
     name_tokens = {tok for a in authors for tok in normalise(a).split()}
@@ -119,22 +127,24 @@ def _align_authors(norm: list[str], authors: list[str], start: int, result: Silv
         tokens = norm[i].split()
         if not tokens or len(tokens) > 12 * max(1, len(authors)) + 10:
             continue
-        found = surnames & set(tokens)
+        found = _name_hits(tokens, surnames)
         if not found:
             continue
-        covered = sum(1 for t in tokens if t in name_tokens or t in _CONNECTORS or t.isdigit() or len(t) == 1)
+        covered = sum(1 for t in tokens if _name_hits([t], name_tokens) or t in _CONNECTORS or t.isdigit() or len(t) == 1)
         if covered / len(tokens) >= 0.7 and (len(found) >= min(2, len(surnames)) or len(tokens) <= 6):
             candidates.append((i, found))
     if not candidates:
         result.scores["authors"] = 0.0
         return
-    # clusters of author zones (no more than 6 zones apart); the one naming most authors wins, then the first
+    # clusters of author zones (no more than 6 zones apart); the byline is the first that names at least
+    # half the authors (a page may list them again further down), else the one naming most
     clusters: list[list[tuple[int, set[str]]]] = [[candidates[0]]]
     for i, found in candidates[1:]:
         if i - clusters[-1][-1][0] > 6:
             clusters.append([])
         clusters[-1].append((i, found))
-    best = max(clusters, key=lambda c: len(set().union(*(f for _, f in c))))
+    named = [len(set().union(*(f for _, f in c))) for c in clusters]
+    best = next((c for c, n in zip(clusters, named) if 2 * n >= len(surnames)), clusters[named.index(max(named))])
     for i, _ in best:
         result.labels[i] = "authors"
     result.scores["authors"] = len(set().union(*(f for _, f in best))) / len(surnames)
@@ -148,23 +158,19 @@ def _split_institutions(institutions: list[str]) -> list[str]:
 
 
 def _align_institutions(norm: list[str], institutions: list[str], result: SilverResult) -> None:
+    """Every zone that carries a declared institution (pages often repeat one under each author)."""
     insts = _split_institutions(institutions)
     found = 0
     for inst in insts:
         target = normalise(inst)
         n_tokens = len(target.split())
-        best, best_at = 0.0, None
-        for i, text in enumerate(norm):
-            if result.labels[i] not in ("other", "affiliations") or not text:
-                continue
-            if len(text.split()) > 2 * n_tokens + 6:
-                continue
-            score = fuzz.token_set_ratio(text, target) if len(text.split()) >= 2 else 0.0
-            if score > best:
-                best, best_at = score, i
-        if best >= 88 and best_at is not None:
-            result.labels[best_at] = "affiliations"
-            found += 1
+        hits = [i for i, text in enumerate(norm)
+                if result.labels[i] in ("other", "affiliations")
+                and max(2, n_tokens / 2) <= len(text.split()) <= 2 * n_tokens + 6  # most of it, not a fragment
+                and fuzz.token_set_ratio(text, target) >= 88]
+        for i in hits:
+            result.labels[i] = "affiliations"
+        found += bool(hits)
     result.scores["affiliations"] = found / len(insts)
 
 
