@@ -183,7 +183,9 @@ def test_generate_corpus_is_deterministic_and_split_clean(small_corpus: Path, tm
     assert set(first["split"]) == {"train", "dev", "test"}  # seed 2 puts the four articles in all splits
     files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
     files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
-    assert files_a == files_b and len(files_a) == len(first) + 1
+    n_external = int((first["styles"] == "external").sum())
+    assert files_a == files_b and len(files_a) == len(first) + n_external + 1  # pages, style sheets, manifest
+    assert 0 < n_external < len(first)
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files_a)
     assert first.equals(second)
     other = generate_corpus(small_corpus, tmp_path / "c", seed=0)
@@ -199,9 +201,14 @@ def test_generate_corpus_is_deterministic_and_split_clean(small_corpus: Path, tm
     for split in ("dev", "test"):
         assert not set(first[first.split == split].article_id) & set(first[first.split == "train"].article_id)
     assert set(first["source"]) <= set(REAL)  # the Elsevier file was skipped
-    # manifest counts agree with the pages
+    # manifest counts agree with the pages; an external style sheet sits beside its page, linked
     for row in first.itertuples():
         page = (tmp_path / "a" / row.path).read_text(encoding="utf-8")
+        sheet = (tmp_path / "a" / row.path).with_suffix(".css")
+        external = row.styles == "external"
+        assert ("<style>" not in page) == external == sheet.is_file()
+        if external:
+            assert f'<link rel="stylesheet" href="{sheet.name}">' in page and "{" in sheet.read_text(encoding="utf-8")
         assert row.n_title == 1 and row.n_references == row.n_refs
         assert row.n_citations == page.count("data-scilabel-cite=")
     assert {"path", "family", "split", "article_id", "source", "n_authors", "n_abstract", "variant"} <= set(

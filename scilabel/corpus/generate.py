@@ -51,6 +51,10 @@ FAMILY_SPLITS: dict[str, str] = {
 ARTICLE_SPLITS: tuple[tuple[str, float], ...] = (("train", 0.70), ("dev", 0.15), ("test", 0.15))
 #: How many other articles a page may show as "related" furniture.
 N_RELATED = 8
+#: Share of pages whose style sheet is a separate file. Publisher pages link theirs, and rendering
+#: offline blocks it, so real pages are laid out unstyled; these pages are too.
+EXTERNAL_STYLES = 0.5
+_STYLE_BLOCK = re.compile(r"<style>\n(.*?)\n</style>\n", re.S)
 
 _LABEL_RE = re.compile(r'data-scilabel="([a-z_]+)"')
 _CITE_RE = re.compile(r"data-scilabel-cite=")
@@ -84,6 +88,15 @@ def page_context(article: Article, pool: list[Article], rng: random.Random) -> P
     others = [a for a in pool if split_key(a) != split_key(article)]
     chosen = rng.sample(others, min(N_RELATED, len(others)))
     return PageContext(tuple(RelatedItem(a.title, short_authors(a), a.journal, a.year) for a in chosen))
+
+
+def externalise_styles(html: str, stylesheet: str) -> tuple[str, str]:
+    """Move a page's style block into a style sheet linked as ``stylesheet``: (page, style sheet)."""
+    match = _STYLE_BLOCK.search(html)
+    if match is None:
+        raise ValueError("page has no style block")
+    link = f'<link rel="stylesheet" href="{stylesheet}">\n'
+    return html[:match.start()] + link + html[match.end():], match.group(1) + "\n"
 
 
 def page_counts(html: str) -> dict[str, object]:
@@ -124,6 +137,10 @@ def generate_corpus(
             context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
             html = FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
             rel = Path("pages") / family / f"{art.article_id}.html"
+            external = page_rng(seed, family, art.article_id, "styles").random() < EXTERNAL_STYLES
+            if external:
+                html, css = externalise_styles(html, f"{art.article_id}.css")
+                write_bytes(out_dir / rel.with_suffix(".css"), css.encode("utf-8"))
             write_bytes(out_dir / rel, html.encode("utf-8"))
             rows.append(
                 {
@@ -132,6 +149,7 @@ def generate_corpus(
                     "split": split,
                     "article_id": art.article_id,
                     "source": path.relative_to(jats_dir).as_posix(),
+                    "styles": "external" if external else "inline",
                     **page_counts(html),
                     "n_refs": len(art.references),
                 }
@@ -154,6 +172,7 @@ _COLUMNS = [
     "split",
     "article_id",
     "source",
+    "styles",
     *(f"n_{lab}" for lab in MAJOR_LABELS),
     "n_refs",
     "n_citations",
