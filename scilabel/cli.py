@@ -265,7 +265,8 @@ def cmd_train(args: argparse.Namespace) -> None:
     """Train a labeller on dataset folders and save it with its model card."""
     from .training import train_labeler
 
-    labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, workers=args.workers)
+    labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, topology=args.topology,
+                            workers=args.workers)
     print(json.dumps(labeler.model_card_, indent=2))
 
 
@@ -279,6 +280,8 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     for spec in args.model:
         labeler = load_model(model_path(spec))
         name = labeler.model_card_.get("name", Path(spec).stem) if hasattr(labeler, "model_card_") else Path(spec).stem
+        if name in systems:  # two models whose cards share a name: tell them apart by their files
+            name = f"{name} ({spec})"
         systems[name] = _labeler_system(labeler)
         if args.ablation:  # same fitted emissions, zones labelled independently
             systems[name + " (no HMM)"] = _labeler_system(copy.copy(labeler).set_params(sequence=False))
@@ -387,7 +390,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
     p.add_argument("--emission", choices=("nb", "svm"), default="nb")
-    p.add_argument("--collections", type=Path, help="field collections Parquet (scilabel corpus medline) for the word model")
+    p.add_argument("--collections", type=Path,
+                   help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
+    p.add_argument("--topology", choices=("interleaved", "strict"), default="interleaved",
+                   help="HMM links: the paper's Figure 1 (strict) or with authors and affiliations alternating (default)")
     p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
     p.add_argument("--workers", type=int, default=2, help="rendering processes for datasets not yet rendered")
     p.set_defaults(func=cmd_train)

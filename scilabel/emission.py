@@ -6,11 +6,12 @@ bins with a smoothed categorical likelihood each. Word counts of the component s
 labelled page zones with the MEDLINE-style field collections (titles, author names, affiliations,
 abstracts, reference strings); the heading and minor states learn from labelled pages only.
 
-:class:`SVMEmission` is a linear SVM on words and all layout features with calibrated label
-probabilities, turned into scaled likelihoods log P(label | O) - log P(label), shared by the states
-that emit that label (the HMM's transitions tell the minor states apart). After fitting, the
-calibrated classifier is kept as plain arrays (every fold's SVM weights and sigmoids): one sparse
-product per page instead of scikit-learn's per-class, per-fold calls.
+:class:`SVMEmission` is a linear SVM on words, all layout features and (given the field collections)
+the zone's field word scores, with calibrated label probabilities turned into scaled likelihoods
+log P(label | O) - log P(label), shared by the states that emit that label (the HMM's transitions
+tell the minor states apart). After fitting, the calibrated classifier is kept as plain arrays
+(every fold's SVM weights and sigmoids): one sparse product per page instead of scikit-learn's
+per-class, per-fold calls.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from .features import (LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, ZoneFeaturizer, derived, layout_matrix, tokenize,
-                       vocabulary_index)
+from .featurizer import ZoneFeaturizer
+from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, derived, layout_matrix, tokenize, vocabulary_index
 from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
 
 N_STATES = len(STATES)
@@ -138,13 +139,14 @@ class SVMEmission(BaseEstimator):
         self.random_state = random_state
 
     def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> SVMEmission:
-        """Fit on zones and their states (the SVM learns labels; ``collections`` are not used: they have no layout)."""
+        """Fit on zones and their states (the SVM learns labels); ``collections`` (field, text) add the
+        field word scores to the features (:mod:`scilabel.field_words`)."""
         y_states = _state_indices(states)
         labels = np.array([STATE_LABEL[STATES[i]] for i in y_states])
         keep = self._sample(labels)
         if len(np.unique(labels[keep])) < 3:
             raise ValueError("SVMEmission needs zones of at least 3 labels")
-        self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones.iloc[keep])
+        self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones.iloc[keep], collections=collections)
         X = self.featurizer_.transform(zones.iloc[keep])
         svm = LinearSVC(C=self.C, class_weight=self.class_weight, random_state=self.random_state)
         calibrated = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels[keep])

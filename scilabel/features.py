@@ -24,11 +24,12 @@ from typing import TypeVar
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
-from sklearn.preprocessing import StandardScaler
-from sklearn.utils.validation import check_is_fitted
+from sklearn.feature_extraction.text import CountVectorizer
 
+#: The zones-frame columns features are computed from (``page``, ``page_width`` and ``page_height``
+#: when present).
+ZONE_COLUMNS = ("text", "x", "y", "w", "h", "font_size", "font_weight", "link_chars", "sup_chars", "italic_chars",
+                "page", "page_width", "page_height")
 #: The layout features of Zou, Le & Thoma (2007).
 PAPER_LAYOUT = ("n_words", "left", "top", "height")
 #: Every layout feature :func:`layout_matrix` computes.
@@ -37,8 +38,6 @@ LAYOUT_FEATURES = PAPER_LAYOUT + (
     "sup", "link", "email", "url", "doi", "years", "lines", "chars", "marker", "prev_abstract_cue",
     "prev_references_cue",
 )
-#: Features spanning orders of magnitude, log-scaled before standardising.
-_LOG_SCALED = {"n_words", "left", "top", "height", "width", "years", "lines", "chars"}
 _ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
 _REFERENCES_CUE = re.compile(r"references|bibliography|literature|works cited|notes", re.I)
 
@@ -192,7 +191,13 @@ def _mark_placeholders(codes: np.ndarray, classes: np.ndarray) -> np.ndarray:
 
 class _Tokens:
     """The :data:`_TOKEN` matches of normalised text given as code points (texts joined by newlines):
-    where each starts, its length and its line (text number); ``inside`` marks their code points."""
+    where each starts, its length and its line (text number); ``inside`` marks their code points.
+    Their hashes are kept per hash base, so several vocabularies look up one page's tokens once."""
+
+    @classmethod
+    def of(cls, token_text: str) -> _Tokens:
+        """The tokens of texts given as :func:`_token_text`."""
+        return cls(_shape_numbers(_code_points(_mask_patterns(token_text))))
 
     def __init__(self, codes: np.ndarray):
         classes = _classify(codes, _ASCII_TOKEN_CLASS, _token_class)
@@ -208,6 +213,23 @@ class _Tokens:
         self.starts = np.flatnonzero(first)
         self.lengths = np.flatnonzero(last) + 1 - self.starts
         self.rows = np.cumsum(classes == _NEWLINE, dtype=np.int32)[self.starts]
+        self._hashes: dict[int, np.ndarray] = {}
+
+    @cached_property
+    def chars(self) -> np.ndarray:
+        """The tokens' code points, token after token."""
+        return np.compress(self.inside, self.codes)
+
+    @cached_property
+    def offsets(self) -> np.ndarray:
+        """Offset of each of :attr:`chars` within its token."""
+        return _offsets(self.lengths)
+
+    def hashes(self, base: int) -> np.ndarray:
+        """:func:`_hash_strings` of every token under ``base`` (computed once per base)."""
+        if base not in self._hashes:
+            self._hashes[base] = _hash_strings(self.chars, self.offsets, self.lengths, base)
+        return self._hashes[base]
 
 
 #: Odd multipliers of the token hash, tried in turn until a vocabulary's hashes are distinct.
@@ -292,10 +314,8 @@ class TokenIndex:
             todo, at, end, hashes = todo[going], at[going] + 1, end[going], hashes[going]
         return words
 
-    def _lookup(self, token_text: str) -> tuple[np.ndarray, np.ndarray]:
-        """Text number and vocabulary column of every in-vocabulary token of texts given as
-        :func:`_token_text`, in text order."""
-        tokens = _Tokens(_shape_numbers(_code_points(_mask_patterns(token_text))))
+    def _lookup(self, tokens: _Tokens) -> tuple[np.ndarray, np.ndarray]:
+        """Text number and vocabulary column of every in-vocabulary token, in text order."""
         words = self._words(tokens)
         found = words >= 0
         return tokens.rows[found], self.columns[words[found]]
@@ -304,8 +324,8 @@ class TokenIndex:
         """Vocabulary word number of every token, -1 for none."""
         if len(tokens.starts) == 0 or self.size == 0:
             return np.full(len(tokens.starts), -1, dtype=np.intp)
-        chars, offsets = np.compress(tokens.inside, tokens.codes), _offsets(tokens.lengths)  # tokens in order
-        words = self._find(_hash_strings(chars, offsets, tokens.lengths, self.base))
+        chars, offsets = tokens.chars, tokens.offsets
+        words = self._find(tokens.hashes(self.base))
         words[self.lengths[words] != tokens.lengths] = -1
         # every code point of a token against its word's (any code point for a token without a word:
         # a mismatch there changes nothing)
@@ -318,7 +338,7 @@ class TokenIndex:
         down to the order in which products with it sum."""
         arrays = texts if isinstance(texts, ZoneArrays) else None
         n_texts = len(texts) if arrays is None else len(arrays.zones)
-        rows, cols = self._lookup(_token_text(texts) if arrays is None else arrays.token_text)
+        rows, cols = self._lookup(_Tokens.of(_token_text(texts)) if arrays is None else arrays.tokens)
         indptr = np.searchsorted(rows, np.arange(n_texts + 1))
         counts = sp.csr_matrix((np.ones(len(cols)), cols, indptr), shape=(n_texts, self.size))
         counts.sum_duplicates()
@@ -444,6 +464,11 @@ class ZoneArrays:
     def token_text(self) -> str:
         """The texts as :func:`_token_text`: lower case, one line each."""
         return _token_text(self.texts)
+
+    @cached_property
+    def tokens(self) -> _Tokens:
+        """The texts' word tokens, shared by every vocabulary that counts them."""
+        return _Tokens.of(self.token_text)
 
     @cached_property
     def _kinds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -589,59 +614,3 @@ def layout_matrix(zones: pd.DataFrame, names: Sequence[str] = LAYOUT_FEATURES) -
 def layout_features(zones: pd.DataFrame) -> pd.DataFrame:
     """The layout feature table (columns :data:`LAYOUT_FEATURES`), one row per zone, same index."""
     return pd.DataFrame(layout_matrix(zones), columns=list(LAYOUT_FEATURES), index=zones.index)
-
-
-class ZoneFeaturizer(TransformerMixin, BaseEstimator):
-    """Words (TF-IDF over :func:`tokenize` tokens) and standardised layout features, as one sparse matrix.
-
-    Parameters
-    ----------
-    layout : layout feature names to use (default all of :data:`LAYOUT_FEATURES`)
-    min_df : minimum number of zones a word must occur in to enter the vocabulary
-    max_features : vocabulary size limit
-    """
-
-    def __init__(self, layout: tuple[str, ...] = LAYOUT_FEATURES, min_df: int = 2, max_features: int | None = 50000):
-        self.layout = layout
-        self.min_df = min_df
-        self.max_features = max_features
-
-    def fit(self, zones: pd.DataFrame, y: object = None) -> ZoneFeaturizer:
-        unknown = set(self.layout) - set(LAYOUT_FEATURES)
-        if unknown:
-            raise ValueError(f"unknown layout features: {sorted(unknown)}")
-        self.words_ = TfidfVectorizer(
-            analyzer=tokenize, min_df=self.min_df, max_features=self.max_features, sublinear_tf=True
-        ).fit(zones["text"].astype(str))
-        self.scaler_ = StandardScaler().fit(self._layout(zones))
-        return self
-
-    def _layout(self, zones: pd.DataFrame | ZoneArrays) -> np.ndarray:
-        values = (zones if isinstance(zones, ZoneArrays) else ZoneArrays(zones)).layout(self.layout)
-        logged = [i for i, name in enumerate(self.layout) if name in _LOG_SCALED]
-        values[:, logged] = np.log1p(np.maximum(values[:, logged], 0.0))
-        return values
-
-    def _words(self, texts: list[str] | ZoneArrays) -> sp.csr_matrix:
-        """``self.words_.transform(texts)`` (sublinear TF x IDF, rows L2-normalised) via a :class:`TokenIndex`."""
-        tfidf = vocabulary_index(self.words_).counts(texts)
-        tfidf.data = (np.log(tfidf.data) + 1.0) * self.words_.idf_[tfidf.indices]
-        norms = np.sqrt(np.bincount(np.repeat(np.arange(tfidf.shape[0]), np.diff(tfidf.indptr)),
-                                    weights=tfidf.data ** 2, minlength=tfidf.shape[0]))
-        tfidf.data /= np.repeat(np.where(norms > 0, norms, 1.0), np.diff(tfidf.indptr))
-        return tfidf
-
-    def transform_blocks(self, zones: pd.DataFrame) -> tuple[sp.csr_matrix, np.ndarray]:
-        """The two blocks of :meth:`transform`: words (sparse) and standardised layout (dense)."""
-        check_is_fitted(self, "words_")
-        arrays = ZoneArrays(zones)
-        layout = (self._layout(arrays) - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform
-        return self._words(arrays), layout
-
-    def transform(self, zones: pd.DataFrame) -> sp.csr_matrix:
-        words, layout = self.transform_blocks(zones)
-        return sp.hstack([words, sp.csr_matrix(layout)], format="csr")
-
-    def get_feature_names_out(self, input_features: object = None) -> np.ndarray:
-        check_is_fitted(self, "words_")
-        return np.concatenate([self.words_.get_feature_names_out(), np.asarray(self.layout, dtype=object)])

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
-from .features import page_codes
+from .features import ZONE_COLUMNS, page_codes
 from .hmm import ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
@@ -59,14 +59,15 @@ class ZoneLabeler(BaseEstimator):
     emission : "nb" (the paper's Naive Bayes), "svm", or an unfitted emission estimator
     sequence : decode with the HMM (True) or label each zone independently (False, the ablation)
     smoothing : pseudo-count on allowed HMM transitions
-    topology : HMM links, "strict" (the paper's Figure 1) or "interleaved" (see :class:`ArticleHMM`)
+    topology : HMM links, "interleaved" (Figure 1 of the paper plus affiliations -> authors, so that
+        name, affiliation, name ... bylines decode; see :class:`ArticleHMM`) or "strict" (Figure 1)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
-                 smoothing: float = 1.0, topology: str = "strict", merge_lines: bool = True,
+                 smoothing: float = 1.0, topology: str = "interleaved", merge_lines: bool = True,
                  gap_self_loop: float | None = 0.8):
         self.emission = emission
         self.sequence = sequence
@@ -122,7 +123,8 @@ class ZoneLabeler(BaseEstimator):
             contiguous = np.array_equal(rows, np.arange(len(zones)))
             return units, zones if contiguous else zones.iloc[rows].reset_index(drop=True)
         units = line_units(zones)
-        return units, merge_units(zones, units)
+        slim = zones[[c for c in (*ZONE_COLUMNS, "label") if c in zones.columns]]  # what features and fit read
+        return units, merge_units(slim, units)
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
         """Per page, the unit of each row (from 0 within the page), and the units' log-emissions."""

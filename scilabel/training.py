@@ -25,7 +25,7 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
-                  split: str = "train", workers: int = 2) -> ZoneLabeler:
+                  topology: str = "interleaved", split: str = "train", workers: int = 2) -> ZoneLabeler:
     """Fit a labeller on the ``split`` pages of the datasets and save it with its model card."""
     for folder in datasets:
         ensure_rendered(folder, workers)
@@ -35,14 +35,16 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         raise ValueError(f"no {split!r} pages in {', '.join(map(str, datasets))}")
     zones["label"] = zones["label"].fillna("other")
     texts = pd.read_parquet(collections) if collections else None
-    if texts is None and emission == "nb":
-        log.warning("no field collections given: the Naive Bayes word model learns from page zones only")
+    if texts is None:
+        log.warning("no field collections given: the %s learns words from page zones only",
+                    "Naive Bayes word model" if emission == "nb" else "SVM (no field word scores)")
     start = time.perf_counter()
-    labeler = ZoneLabeler(emission=emission).fit(zones, collections=texts)
+    labeler = ZoneLabeler(emission=emission, topology=topology).fit(zones, collections=texts)
     seconds = time.perf_counter() - start
     card = {
         "name": Path(out).stem,
         "emission": emission,
+        "topology": topology,
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split,
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,

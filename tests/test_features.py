@@ -9,7 +9,8 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.svm import LinearSVC
 
 from scilabel.emission import SVMEmission
-from scilabel.features import LAYOUT_FEATURES, ZoneFeaturizer, layout_features, term_counts, tokenize
+from scilabel.featurizer import ZoneFeaturizer
+from scilabel.features import LAYOUT_FEATURES, layout_features, term_counts, tokenize
 from scilabel.labels import STATE_LABEL
 from scilabel.lines import line_units, merge_units
 

@@ -10,7 +10,6 @@ import pytest
 from sklearn.base import clone
 
 from scilabel.emission import NaiveBayesEmission, SVMEmission
-from scilabel.hmm import ALLOWED_TRANSITIONS
 from scilabel.labeler import ZoneLabeler
 from scilabel.labels import STATE_INDEX, STATES, labels_to_states
 from scilabel.persistence import ModelError, load_model, save_model
@@ -87,7 +86,7 @@ def test_labels_synthetic_pages_and_follows_the_topology(fitted, pages):
     assert (pred == test["label"].to_numpy()).mean() > 0.95
     for page in fitted.label_pages(test):
         idx = [STATE_INDEX[s] for s in page.states]
-        assert all(ALLOWED_TRANSITIONS[a, b] for a, b in zip(idx, idx[1:]))
+        assert all(fitted.hmm_.allowed_transitions_[a, b] for a, b in zip(idx, idx[1:]))
         assert page.states[0] in ("PreTitle", "Title")
         assert np.all((page.confidence > 0) & (page.confidence <= 1 + 1e-9))
     proba = fitted.predict_proba(test)
