@@ -92,9 +92,21 @@ def test_byline_with_glued_suffixes_wins_over_a_later_listing_and_repeated_affil
              "Dept. of Botany, Riverside College, Riverside, USA",
              "Abstract", ABSTRACT,
              "Riverside College",                                               # a fragment in the footer
-             *[f"Body paragraph {n} about roots and water." for n in range(6)],
+             *[f"Body paragraph {n} about roots and water." for n in range(15)],
              "Authors and affiliations", "Ada Okafor", "Min-jun Lee",           # listed again at the end
              "Dept. of Botany, Riverside College, Riverside, USA"]
     labels = silver_labels(texts, META).labels
     assert [i for i, lab in enumerate(labels) if lab == "authors"] == [1, 2]
-    assert [i for i, lab in enumerate(labels) if lab == "affiliations"] == [3, 16]
+    assert [i for i, lab in enumerate(labels) if lab == "affiliations"] == [3, 25]
+
+
+def test_author_blocks_and_addresses_broken_over_lines():
+    meta = PageMeta(title=META.title, authors=["Okafor, Ada", "Lee, Min-jun"],
+                    institutions=["Department of Botany, Riverside College, Riverside, USA"])
+    block = ["ORCID", "Google Scholar", "Search for other works", "PubMed", "1", "1"]
+    texts = ["Root Growth of Vicia faba Under Drought",
+             "A. Okafor", "Department of Botany, Riverside College", "Riverside, USA", *block,
+             "M. Lee", "Department of Botany, Riverside College", "Riverside, USA", "Received 2020"]
+    labels = silver_labels(texts, meta).labels
+    assert [texts[i] for i, lab in enumerate(labels) if lab == "authors"] == ["A. Okafor", "M. Lee"]
+    assert [i for i, lab in enumerate(labels) if lab == "affiliations"] == [2, 3, 11, 12]

@@ -35,13 +35,17 @@ _HEADING_ABSTRACT = re.compile(r"^(abstract|summary|synopsis)$")
 _HEADING_REFERENCES = re.compile(
     r"^(references?|bibliography|literature cited|cited literature|references and notes|notes and references|works cited)$"
 )
-_CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
+_GLUED = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+#: Most zones between two author zones of one byline.
+AUTHOR_GAP = 12
+_CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "email", "ph", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
                "ma", "mph", "dphil", "rn", "mbbs", "frcp", "dr", "prof", "jr", "sr"}
 
 
 def normalise(text: str) -> str:
-    """Lower case, accents and punctuation removed, single spaces."""
-    text = unicodedata.normalize("NFKD", text)
+    """Lower case, accents and punctuation removed, words a page or its metadata glued together split
+    ("KielKiel", "1Department", "CintasEmail", "Smith1,2"), single spaces."""
+    text = _GLUED.sub(" ", unicodedata.normalize("NFKD", text))
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return " ".join(re.sub(r"[^\w]+", " ", text).split())
 
@@ -109,14 +113,6 @@ def _surname(name: str) -> str:
     return parts[-1] if parts else ""
 
 
-def _name_hits(tokens: list[str], names: set[str]) -> set[str]:
-    """The ``names`` among ``tokens``, also where a page glued a suffix to a name ("cintasemail")."""
-    hits = names & set(tokens)
-    for token in set(tokens) - hits:
-        hits.update(n for n in names if len(n) >= 3 and token.startswith(n))
-    return hits
-
-
 def _align_authors(norm: list[str], authors: list[str], start: int, result: SilverResult) -> None:
     surnames = {s for s in map(_surname, authors) if s}
     name_tokens = {tok for a in authors for tok in normalise(a).split()}
@@ -127,20 +123,21 @@ def _align_authors(norm: list[str], authors: list[str], start: int, result: Silv
         tokens = norm[i].split()
         if not tokens or len(tokens) > 12 * max(1, len(authors)) + 10:
             continue
-        found = _name_hits(tokens, surnames)
+        found = surnames & set(tokens)
         if not found:
             continue
-        covered = sum(1 for t in tokens if _name_hits([t], name_tokens) or t in _CONNECTORS or t.isdigit() or len(t) == 1)
+        covered = sum(1 for t in tokens if t in name_tokens or t in _CONNECTORS or t.isdigit() or len(t) == 1)
         if covered / len(tokens) >= 0.7 and (len(found) >= min(2, len(surnames)) or len(tokens) <= 6):
             candidates.append((i, found))
     if not candidates:
         result.scores["authors"] = 0.0
         return
-    # clusters of author zones (no more than 6 zones apart); the byline is the first that names at least
-    # half the authors (a page may list them again further down), else the one naming most
+    # clusters of author zones (no more than AUTHOR_GAP zones apart: one author's block of name, links and
+    # affiliation); the byline is the first that names at least half the authors (a page may list
+    # them again further down), else the one naming most
     clusters: list[list[tuple[int, set[str]]]] = [[candidates[0]]]
     for i, found in candidates[1:]:
-        if i - clusters[-1][-1][0] > 6:
+        if i - clusters[-1][-1][0] > AUTHOR_GAP:
             clusters.append([])
         clusters[-1].append((i, found))
     named = [len(set().union(*(f for _, f in c))) for c in clusters]
@@ -158,18 +155,23 @@ def _split_institutions(institutions: list[str]) -> list[str]:
 
 
 def _align_institutions(norm: list[str], institutions: list[str], result: SilverResult) -> None:
-    """Every zone that carries a declared institution (pages often repeat one under each author)."""
+    """Every zone that carries a declared institution (pages often repeat one under each author), and
+    the lines right after it made only of that institution's words (an address broken over lines)."""
     insts = _split_institutions(institutions)
     found = 0
     for inst in insts:
         target = normalise(inst)
-        n_tokens = len(target.split())
+        words = set(target.split())
         hits = [i for i, text in enumerate(norm)
                 if result.labels[i] in ("other", "affiliations")
-                and max(2, n_tokens / 2) <= len(text.split()) <= 2 * n_tokens + 6  # most of it, not a fragment
+                and max(2, len(words) / 2) <= len(text.split()) <= 2 * len(target.split()) + 6  # most of it
                 and fuzz.token_set_ratio(text, target) >= 88]
         for i in hits:
             result.labels[i] = "affiliations"
+            j = i + 1
+            while j < len(norm) and result.labels[j] == "other" and norm[j] and set(norm[j].split()) <= words:
+                result.labels[j] = "affiliations"
+                j += 1
         found += bool(hits)
     result.scores["affiliations"] = found / len(insts)
 
