@@ -110,3 +110,23 @@ def test_author_blocks_and_addresses_broken_over_lines():
     labels = silver_labels(texts, meta).labels
     assert [texts[i] for i, lab in enumerate(labels) if lab == "authors"] == ["A. Okafor", "M. Lee"]
     assert [i for i, lab in enumerate(labels) if lab == "affiliations"] == [2, 3, 11, 12]
+
+
+def test_reference_entries_split_into_fields_are_labelled_whole():
+    refs = [{"title": ["Deep roots in dry soils of the northern plains"], "author": ["Smith A.", "Jones B."],
+             "journal_title": ["Plant J"], "year": ["2001"], "volume": ["4"], "pages": ["1-9"]},
+            {"title": ["Nodules and water: a field guide to legumes"], "author": ["Brown C."],
+             "journal_title": ["Soil Sci"], "year": ["2003"], "volume": ["7"], "pages": ["22-30"]},
+            {"title": ["Three seasons of drought in bean fields"], "author": ["Green D."]}]
+    meta = PageMeta(title=META.title, references=refs)
+    texts = ["Root Growth of Vicia faba Under Drought", "Introduction", "Roots grow deep.", "References",
+             "1", "Smith", "A.", "Jones", "B.", "(", "2001", ")", "Deep roots in dry soils of the northern plains",
+             ".", "Plant J", ",", "4", ",", "1", "–", "9", ".", "Google Scholar", "CrossRef",
+             "2", "Brown C. (2003) Nodules and water: a field guide to legumes. Soil Sci 7: 22-30", "PubMed",
+             "3", "Green D. Three seasons of drought in bean fields.", "Footer text of the site"]
+    labels = silver_labels(texts, meta).labels
+    assert labels[3] == "references_heading"
+    assert all(lab == "references" for lab in labels[4:22])  # the first entry, number to final stop
+    assert labels[22:24] == ["other", "other"]  # its link line
+    assert labels[24:27] == ["references", "references", "other"]
+    assert labels[27:] == ["references", "references", "other"]

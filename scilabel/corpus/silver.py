@@ -36,6 +36,9 @@ _HEADING_REFERENCES = re.compile(
     r"^(references?|bibliography|literature cited|cited literature|references and notes|notes and references|works cited)$"
 )
 _GLUED = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+#: Most zones a reference entry reaches on either side of its title; a bare entry number.
+ENTRY_REACH = 40
+_ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
 #: Most zones between two author zones of one byline.
 AUTHOR_GAP = 12
 _CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "email", "ph", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
@@ -80,9 +83,8 @@ def silver_labels(texts: list[str], meta: PageMeta) -> SilverResult:
         _align_institutions(norm, meta.institutions, result)
     if len(meta.abstract) >= 100:
         _align_abstract(norm, meta.abstract, start, result)
-    titles = [r["title"][0] for r in meta.references if r.get("title")]
-    if len(titles) >= 3:
-        _align_references(norm, titles, start, result)
+    if sum(1 for r in meta.references if r.get("title")) >= 3:
+        _align_references(norm, meta.references, start, result)
     return result
 
 
@@ -220,28 +222,57 @@ def _align_abstract(norm: list[str], abstract: str, start: int, result: SilverRe
         j -= 1
 
 
-def _align_references(norm: list[str], titles: list[str], start: int, result: SilverResult) -> None:
+def _align_references(norm: list[str], references: list[dict], start: int, result: SilverResult) -> None:
+    """Each declared reference by its title, then the whole entry: the zones around the title made
+    only of that reference's own words (authors, journal, year, volume, pages ...; zones of bare
+    punctuation between them) and a bare entry number just before it. Link lines ("Google Scholar",
+    "CrossRef") stay ``other``."""
+    titled = [r for r in references if r.get("title") and len(normalise(r["title"][0])) >= 15]
     found = 0
     first = None
-    for title in titles:
-        target = normalise(title)
-        if len(target) < 15:
-            continue
+    for ref in titled:
+        target = normalise(ref["title"][0])
         for i in range(start, len(norm)):
             text = norm[i]
             if result.labels[i] not in ("other", "references") or len(text) < len(target):
                 continue
             if len(text) < 4 * len(target) + 200 and fuzz.partial_ratio(target, text) >= 92:
-                result.labels[i] = "references"
+                words = set(normalise(" ".join(v for values in ref.values() for v in values)).split())
+                lo, hi = _entry_span(norm, i, words, result.labels)
+                for j in range(lo, hi + 1):
+                    result.labels[j] = "references"
                 found += 1
-                first = i if first is None else min(first, i)
+                first = lo if first is None else min(first, lo)
                 break
-    result.scores["references"] = found / len(titles)
+    result.scores["references"] = found / len(titled) if titled else 0.0
     if first is not None:
         for j in range(first - 1, max(-1, first - 4), -1):
             if result.labels[j] == "other" and _HEADING_REFERENCES.match(norm[j]):
                 result.labels[j] = "references_heading"
                 break
+
+
+def _entry_span(norm: list[str], at: int, words: set[str], labels: list[str]) -> tuple[int, int]:
+    """First and last zone of the reference entry whose title is zone ``at``."""
+    def part(j: int) -> bool | None:  # True: the entry's words; None: bare punctuation; False: not the entry
+        if labels[j] != "other":
+            return False
+        return None if not norm[j] else set(norm[j].split()) <= words
+
+    bounds = []
+    for step in (-1, 1):
+        edge, j = at, at + step
+        while 0 <= j < len(norm) and abs(j - at) <= ENTRY_REACH and part(j) is not False:
+            if part(j):
+                edge = j
+            j += step
+        bounds.append(edge)
+    lo, hi = bounds
+    if lo > 0 and labels[lo - 1] == "other" and _ENTRY_NUMBER.match(norm[lo - 1]):
+        lo -= 1
+    while hi + 1 < len(norm) and part(hi + 1) is None:  # the entry's closing punctuation
+        hi += 1
+    return lo, hi
 
 
 def publisher_key(meta: PageMeta, page: Path) -> str:
