@@ -60,3 +60,17 @@ def test_family_gold_survives_rendering(renderer, article, family, styles):
     # citations link to existing references
     cited = {c for z in zones for c in z.cites}
     assert cited and cited <= {r.ref_id for r in article.references}
+
+
+def test_fielded_references_are_one_zone_styled_and_one_per_field_unstyled(renderer, article):
+    from scilabel.corpus.generate import externalise_styles
+    from scilabel.corpus.templates.base import lab, page
+    from scilabel.corpus.templates.citations import reference_html
+
+    ref = next(r for r in article.references if r.fields.title and r.fields.authors)
+    html = page("t", "body { margin: 8px; }", f'<ol><li{lab("references")}>{reference_html(ref, "apa", True)}</li></ol>')
+    styled = collect_zones(renderer.render(html))
+    unstyled = collect_zones(renderer.render(externalise_styles(html, "p.css")[0]))
+    assert len(styled) == 1 and len(unstyled) > 4
+    assert {z.label for z in styled + unstyled} == {"references"}
+    assert words(" ".join(z.text for z in unstyled)) == words(styled[0].text)

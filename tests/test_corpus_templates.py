@@ -242,3 +242,30 @@ def test_tables_show_their_cells_as_unlabelled_text(articles: list[Article]) -> 
                 if isinstance(el.tag, str) and " ".join(el.text_content().split()) in cells:
                     assert not any(a.get("data-scilabel") for a in el.iterancestors()), family
     assert shown >= 10  # most families show tables; a few show only the caption, as some publishers do
+
+
+def test_fielded_references_read_as_the_plain_style(articles: list[Article]) -> None:
+    from scilabel.corpus.templates.citations import reference_html
+
+    refs = [r for a in articles for r in a.references if r.fields.title][:40]
+    for style in ("vancouver", "apa", "nature", "acs", "harvard"):
+        for ref in refs:
+            fielded = lxml_html.fragment_fromstring(reference_html(ref, style, True), create_parent="div")
+            plain = reference_html(ref.__class__(**{**ref.__dict__, "text": ""}), style)
+            assert fielded.text_content() == lxml_html.fragment_fromstring(plain, create_parent="div").text_content()
+            assert fielded.xpath(".//div[contains(@class, 'cit-title')]")
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_reference_gold_encloses_every_reference_in_any_markup(family: str, articles: list[Article]) -> None:
+    # over many seeds (field-by-field markup among them) parsing must keep each reference's whole
+    # text inside its labelled element (a block inside a <p> would close it and drop the gold)
+    article = next(a for a in articles if sum(1 for r in a.references if r.fields.title) >= 5)
+    titles = {r.ref_id: " ".join(r.fields.title.split()) for r in article.references if r.fields.title}
+    for seed in range(12):
+        doc = lxml_html.fromstring(render(family, article, seed))
+        for el in doc.xpath("//*[@data-scilabel-ref]"):
+            title = titles.get(el.get("data-scilabel-ref"))
+            if title and el.get("data-scilabel") == "references":
+                text = " ".join(el.text_content().split())
+                assert title.rstrip(".")[:30] in text or title[:30] not in " ".join(doc.text_content().split()), (family, seed)

@@ -79,6 +79,10 @@ def cite_attrs(ref_ids: Sequence[str]) -> str:
     return f' data-scilabel-cite="{esc(" ".join(ref_ids))}"'
 
 
+#: Rules every family's style sheet carries: reference fields (:func:`reference_html`) run inline.
+BASE_CSS = ".cit-field { display: inline; }"
+
+
 def page(
     title: str,
     css: str,
@@ -93,7 +97,7 @@ def page(
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}" data-scilabel-variant="{variant}">\n<head>\n'
         '<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(title)}</title>\n{head_extra}<style>\n{css.strip()}\n</style>\n</head>\n"
+        f"<title>{esc(title)}</title>\n{head_extra}<style>\n{css.strip()}\n{BASE_CSS}\n</style>\n</head>\n"
         f"<body{body_attrs}>\n{body}\n</body>\n</html>\n"
     )
 
@@ -147,6 +151,10 @@ class PageOptions:
     show_correspondence: bool
     show_article_type: bool
     show_author_notes: bool
+    #: references marked up field by field (names, year, title, journal ...) in elements that the
+    #: page's style sheet sets inline: one line each where the style sheet is missing (not in families
+    #: that hold a reference in a <p>, which a block element would close)
+    ref_fields: bool
 
     @classmethod
     def draw(
@@ -164,6 +172,7 @@ class PageOptions:
         p_correspondence: float = 0.5,
         p_article_type: float = 0.6,
         p_author_notes: float = 0.3,
+        p_ref_fields: float = 0.25,
     ) -> PageOptions:
         return cls(
             abstract_heading=pick(rng, abstract_headings or ABSTRACT_HEADINGS),
@@ -177,6 +186,7 @@ class PageOptions:
             show_correspondence=chance(rng, p_correspondence),
             show_article_type=chance(rng, p_article_type),
             show_author_notes=chance(rng, p_author_notes),
+            ref_fields=chance(rng, p_ref_fields),
         )
 
 

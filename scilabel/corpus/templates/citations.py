@@ -140,6 +140,11 @@ def _initials(given: str, dots: bool) -> str:
     return " ".join(f"{x}." for x in letters) if dots else "".join(letters).replace("-", "")
 
 
+def _field(kind: str, html: str, fields: bool) -> str:
+    """``html`` as one field of a reference marked up field by field, else as it is."""
+    return f'<div class="cit-field cit-{kind}">{html}</div>' if fields and html else html
+
+
 def _name(n: PersonName, style: str) -> str:
     if not n.given:
         return n.family
@@ -148,17 +153,21 @@ def _name(n: PersonName, style: str) -> str:
     return f"{n.family}, {_initials(n.given, True)}"
 
 
-def _authors(ref: Reference, style: str) -> str:
+def _authors(ref: Reference, style: str, fields: bool = False) -> str:
     names = ref.fields.authors
+
+    def name(n: PersonName) -> str:
+        return _field("name", esc(_name(n, style)), fields)
+
     if style == "vancouver":
-        shown = [_name(n, style) for n in names[:6]]
+        shown = [name(n) for n in names[:6]]
         return ", ".join(shown) + (", et al" if len(names) > 6 or ref.fields.etal else "")
     if style == "acs":
-        return "; ".join(_name(n, style) for n in names) + ("; et al" if ref.fields.etal else "")
+        return "; ".join(name(n) for n in names) + ("; et al" if ref.fields.etal else "")
     if style == "nature" and len(names) > 5:
-        return f"{_name(names[0], style)} et al"
-    shown = [_name(n, style) for n in names]
-    conj = "&" if style in ("apa", "nature") else "and"
+        return f"{name(names[0])} et al"
+    shown = [name(n) for n in names]
+    conj = "&amp;" if style in ("apa", "nature") else "and"
     if ref.fields.etal:
         return ", ".join(shown) + ", et al"
     if len(shown) > 1:
@@ -167,45 +176,49 @@ def _authors(ref: Reference, style: str) -> str:
 
 
 def _end(text: str) -> str:
-    return text if text.endswith((".", "?", "!")) else text + "."
+    """``text`` closed with a full stop unless it ends a sentence already (closing tags aside)."""
+    return text if re.sub(r"(?:</\w+>)+$", "", text).endswith((".", "?", "!")) else text + "."
 
 
-def reference_html(ref: Reference, style: str) -> str:
-    """The reference as escaped HTML: JATS punctuated text when present, else ``style``."""
-    if ref.text:
+def reference_html(ref: Reference, style: str, fields: bool = False) -> str:
+    """The reference as escaped HTML: JATS punctuated text when present (and not ``fields``), else
+    ``style``; with ``fields`` each name, year, title, journal, volume, issue and page range is an
+    element of its own (:func:`_field`)."""
+    if ref.text and not (fields and ref.fields.title):
         return esc(ref.text)
     f = ref.fields
-    who = _authors(ref, style)
-    title = esc(_end(f.title)) if f.title else ""
-    src = f"<i>{esc(f.source)}</i>" if f.source else ""
-    vol = esc(f.volume)
-    iss = f"({esc(f.issue)})" if f.issue else ""
-    pages = esc(f.pages)
-    doi = f" doi:{esc(f.doi)}" if f.doi else ""
+    who = _authors(ref, style, fields)
+    title = _field("title", esc(_end(f.title)), fields) if f.title else ""
+    src = _field("source", f"<i>{esc(f.source)}</i>", fields) if f.source else ""
+    vol = _field("volume", esc(f.volume), fields)
+    iss = _field("issue", f"({esc(f.issue)})", fields) if f.issue else ""
+    pages = _field("pages", esc(f.pages), fields)
+    year = _field("year", esc(f.year), fields)
+    doi = f" doi:{_field('doi', esc(f.doi), fields)}" if f.doi else ""
     if style == "apa":
         parts = [
-            esc(_end(who)) if who else "",
-            f"({esc(f.year)})." if f.year else "",
+            _end(who) if who else "",
+            f"({year})." if f.year else "",
             title,
             (src + (f", <i>{vol}</i>{iss}" if vol else "") + (f", {pages}" if pages else "") + "." if src else ""),
-            f"https://doi.org/{esc(f.doi)}" if f.doi else "",
+            f"https://doi.org/{_field('doi', esc(f.doi), fields)}" if f.doi else "",
         ]
     elif style == "nature":
         tail = ", ".join(x for x in (f"<b>{vol}</b>" if vol else "", pages) if x)
         parts = [
-            esc(_end(who)) if who else "",
+            _end(who) if who else "",
             title,
             " ".join(x for x in (src, tail) if x),
-            f"({esc(f.year)})." if f.year else "",
+            f"({year})." if f.year else "",
         ]
     elif style == "acs":
         parts = [
-            esc(_end(who)) if who else "",
+            _end(who) if who else "",
             title,
             ", ".join(
                 x
                 for x in (
-                    src + (f" <b>{esc(f.year)}</b>" if f.year else ""),
+                    src + (f" <b>{year}</b>" if f.year else ""),
                     f"<i>{vol}</i>" if vol else "",
                     pages,
                 )
@@ -215,17 +228,17 @@ def reference_html(ref: Reference, style: str) -> str:
         ]
     elif style == "harvard":
         parts = [
-            esc(who),
-            f"({esc(f.year)})" if f.year else "",
-            f"‘{esc(f.title.rstrip('.'))}’," if f.title else "",
+            who,
+            f"({year})" if f.year else "",
+            f"‘{_field('title', esc(f.title.rstrip('.')), fields)}’," if f.title else "",
             ", ".join(x for x in (src, vol + iss, f"pp. {pages}" if pages else "") if x) + ".",
         ]
     else:  # vancouver
-        loc = esc(f.year) + (f";{vol}{iss}" if vol else "") + (f":{pages}" if pages else "")
+        loc = year + (f";{vol}{iss}" if vol else "") + (f":{pages}" if pages else "")
         parts = [
-            esc(_end(who)) if who else "",
+            _end(who) if who else "",
             title,
-            (esc(_end(f.source)) + " " if f.source else "") + (loc + "." if loc else ""),
+            (_field("source", esc(_end(f.source)), fields) + " " if f.source else "") + (loc + "." if loc else ""),
             doi.strip(),
         ]
     return re.sub(r"\s+", " ", " ".join(p for p in parts if p and p != ".")).strip()

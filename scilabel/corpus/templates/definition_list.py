@@ -211,7 +211,7 @@ class DefinitionList(Family):
             num = f"{i}." if citer.numbered_references else ""
             rows.append(
                 f'<div id="ref-{i}"{ref_attrs(ref)}><dt>{num}</dt><dd>'
-                f"{reference_html(ref, opt.ref_style)}{links}</dd></div>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}{links}</dd></div>\n"
             )
         heading = (
             f'<h2 class="c-section-title"{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'

@@ -242,7 +242,7 @@ class DivSoup(Family):
             inline = f'<div class="ref__links">{links}</div>' if opt.ref_links == "inline" else ""
             rows.append(
                 f'<div class="ref" id="ref-{i}"{ref_attrs(ref)}>{num}<div class="ref__content">'
-                f"{reference_html(ref, opt.ref_style)}{inline}</div></div>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}{inline}</div></div>\n"
             )
             if opt.ref_links == "block":
                 rows.append(f'<div class="ref-links-row">{links}</div>\n')

@@ -201,7 +201,7 @@ class PmcClassic(Family):
             label = f'<span class="label">{i}.</span>' if citer.numbered_references else ""
             rows.append(
                 f'<div class="ref-cit-blk half_rhythm" id="ref-{i}"{ref_attrs(ref)}>{label}'
-                f"{reference_html(ref, opt.ref_style)}</div>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</div>\n"
             )
             if opt.ref_links == "block":
                 rows.append(f'<div class="ref-links">{reference_links(ref)}</div>\n')

@@ -251,7 +251,7 @@ class PortalTabs(Family):
             links = f'<span class="ref-links">{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
             items.append(
                 f'<li id="ref-{i}"{ref_attrs(ref)}>{label}<span class="reference">'
-                f"{reference_html(ref, opt.ref_style)}</span>{links}</li>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</span>{links}</li>\n"
             )
         heading = (
             f'<h2 class="section-title"{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'

@@ -221,7 +221,7 @@ class SemanticHtml5(Family):
         items = []
         for i, ref in enumerate(article.references, 1):
             links = f' <span class="links">{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
-            items.append(f'<li id="ref-{i}"{ref_attrs(ref)}>{reference_html(ref, opt.ref_style)}{links}</li>\n')
+            items.append(f'<li id="ref-{i}"{ref_attrs(ref)}>{reference_html(ref, opt.ref_style, opt.ref_fields)}{links}</li>\n')
         heading = (
             f'<h2{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'
             if opt.references_heading

@@ -196,7 +196,7 @@ class TableLayout(Family):
             rows.append(
                 f'<tr valign="top" id="ref-{i}"{ref_attrs(ref)}><td width="30" align="right">'
                 f'<font size="2">{num}</font></td><td><font size="2">'
-                f"{reference_html(ref, opt.ref_style)}</font>{links}</td></tr>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</font>{links}</td></tr>\n"
             )
         heading = (
             f'<p><font size="3" color="#990000"><b{lab("references_heading")}>{esc(opt.references_heading)}</b>'
