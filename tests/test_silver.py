@@ -58,6 +58,7 @@ def test_missing_fields_score_zero_and_label_nothing():
     result = silver_labels(["Some page", "Nothing matches here at all"], PageMeta(title="A quite different title", authors=["Doe, Jane"]))
     assert result.labels == ["other", "other"]
     assert result.scores == {"title": 0.0, "authors": 0.0}
+    assert result.fields == []  # declared but not found: gold unknown, not scored
     assert silver_labels(["x"], PageMeta()).fields == []
 
 
@@ -130,3 +131,6 @@ def test_reference_entries_split_into_fields_are_labelled_whole():
     assert labels[22:24] == ["other", "other"]  # its link line
     assert labels[24:27] == ["references", "references", "other"]
     assert labels[27:] == ["references", "references", "other"]
+    assert "references" in silver_labels(texts, meta).fields
+    few = silver_labels(texts[:24], meta)  # one of three entries on the page: its gold is too thin to score
+    assert few.scores["references"] < 0.8 and "references" not in few.fields and "title" in few.fields

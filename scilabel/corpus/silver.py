@@ -3,9 +3,10 @@
 A publisher page declares its title, authors, institutions, abstract and sometimes references in
 ``citation_*`` / ``dc.*`` meta tags. Each value is matched to the visible zones by fuzzy string
 alignment (rapidfuzz); matched zones take the field's label, everything else is ``other``. Labels
-are only as complete as the meta tags: a page's ``fields`` says which labels its tags covered, and
-evaluation on silver pages scores only those. Each field gets a match score in [0, 1] and the page
-a confidence, the mean over its covered fields.
+are only as complete as the meta tags and the alignment. Each declared field gets a match score in
+[0, 1] and the page a confidence, the mean over its declared fields; a page's ``fields`` lists the
+labels whose gold it holds, those declared *and found* (:data:`FOUND`), and evaluation on silver
+pages scores only those: a field the alignment missed has unknown gold, not an empty one.
 """
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ _HEADING_REFERENCES = re.compile(
     r"^(references?|bibliography|literature cited|cited literature|references and notes|notes and references|works cited)$"
 )
 _GLUED = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+#: Smallest match score of a found field: half the field, and most declared references (each missed
+#: one would leave an entry without gold).
+FOUND_DEFAULT, FOUND = 0.5, {"references": 0.8}
 #: Most zones a reference entry reaches on either side of its title; a bare entry number.
 ENTRY_REACH = 40
 _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
@@ -62,8 +66,8 @@ class SilverResult:
 
     @property
     def fields(self) -> list[str]:
-        """Labels the page's metadata covered (scored even when not found)."""
-        return list(self.scores)
+        """Labels whose gold this page holds: declared by its metadata and found (:data:`FOUND`)."""
+        return [name for name, score in self.scores.items() if score >= FOUND.get(name, FOUND_DEFAULT)]
 
     @property
     def confidence(self) -> float:
