@@ -104,7 +104,7 @@ def test_byline_with_glued_suffixes_wins_over_a_later_listing_and_repeated_affil
 def test_author_blocks_and_addresses_broken_over_lines():
     meta = PageMeta(title=META.title, authors=["Okafor, Ada", "Lee, Min-jun"],
                     institutions=["Department of Botany, Riverside College, Riverside, USA"])
-    block = ["ORCID", "Google Scholar", "Search for other works", "PubMed", "1", "1"]
+    block = ["ORCID", "Google Scholar", "Search for other works", "PubMed", "Web of Science", "Crossref"]
     texts = ["Root Growth of Vicia faba Under Drought",
              "A. Okafor", "Department of Botany, Riverside College", "Riverside, USA", *block,
              "M. Lee", "Department of Botany, Riverside College", "Riverside, USA", "Received 2020"]
@@ -134,3 +134,10 @@ def test_reference_entries_split_into_fields_are_labelled_whole():
     assert "references" in silver_labels(texts, meta).fields
     few = silver_labels(texts[:24], meta)  # one of three entries on the page: its gold is too thin to score
     assert few.scores["references"] < 0.8 and "references" not in few.fields and "title" in few.fields
+
+
+def test_bare_markers_under_author_names_are_part_of_the_byline():
+    texts = ["Root Growth of Vicia faba Under Drought", "Ada Okafor", "1", "Min-jun Lee", "1 2", "*",
+             "Dept. of Botany, Riverside College, Riverside, USA", "3", "Abstract"]
+    labels = silver_labels(texts, META).labels
+    assert labels[1:6] == ["authors"] * 5 and labels[6] == "affiliations" and labels[7:] == ["other", "other"]

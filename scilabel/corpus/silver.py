@@ -43,6 +43,8 @@ FOUND_DEFAULT, FOUND = 0.5, {"references": 0.8}
 #: Most zones a reference entry reaches on either side of its title; a bare entry number.
 ENTRY_REACH = 40
 _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
+#: A zone holding only affiliation markers ("1", "1 2", "a"; "*", "†" normalise to nothing).
+_MARKER_ONLY = re.compile(r"^(?:(?:\d{1,2}|[a-z])(?: (?:\d{1,2}|[a-z]))*)?$")
 #: Most zones between two author zones of one byline.
 AUTHOR_GAP = 12
 _CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "email", "ph", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
@@ -150,6 +152,13 @@ def _align_authors(norm: list[str], authors: list[str], start: int, result: Silv
     best = next((c for c, n in zip(clusters, named) if 2 * n >= len(surnames)), clusters[named.index(max(named))])
     for i, _ in best:
         result.labels[i] = "authors"
+    # bare affiliation markers on lines of their own belong to the names, as a name's <sup> does
+    last = best[-1][0]
+    while last + 1 < len(norm) and _MARKER_ONLY.match(norm[last + 1]):
+        last += 1
+    for i in range(best[0][0], last + 1):
+        if result.labels[i] == "other" and _MARKER_ONLY.match(norm[i]):
+            result.labels[i] = "authors"
     result.scores["authors"] = len(set().union(*(f for _, f in best))) / len(surnames)
 
 
