@@ -129,7 +129,7 @@ class SVMEmission(BaseEstimator):
     random_state : seed of that sample and of the SVM solver
     """
 
-    def __init__(self, C: float = 0.5, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
+    def __init__(self, C: float = 0.1, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
                  class_weight: str | None = None, max_per_label: int | None = 15000, random_state: int = 0):
         self.C = C
         self.layout = layout
@@ -158,6 +158,8 @@ class SVMEmission(BaseEstimator):
         # column of the classifier's output that each state reads (-1: label never seen in training)
         self.state_columns_ = np.array([classes.index(STATE_LABEL[s]) if STATE_LABEL[s] in classes else -1 for s in STATES])
         self.state_log_prior_ = _state_log_prior(y_states)
+        field_words = self.featurizer_.field_words_
+        self.n_collection_texts_ = 0 if field_words is None else field_words.n_texts_
         return self
 
     def _unpack(self, calibrated: CalibratedClassifierCV) -> None:

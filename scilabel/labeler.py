@@ -68,7 +68,7 @@ class ZoneLabeler(BaseEstimator):
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "interleaved", merge_lines: bool = True,
-                 gap_self_loop: float | None = 0.8):
+                 gap_self_loop: float | None = 0.6):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -109,7 +109,7 @@ class ZoneLabeler(BaseEstimator):
             "pages": len(pages),
             "zones": int(len(zones)),
             "zones_per_label": {lab: int((labels == lab).sum()) for lab in LABELS},
-            "collection_texts": int(getattr(self.emission_, "n_collection_texts_", 0)),
+            "collection_texts": int(self.emission_.n_collection_texts_),
             "dropped_transitions": int(self.hmm_.n_dropped_transitions_),
         }
         return self
