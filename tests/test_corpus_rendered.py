@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from scilabel.corpus.generate import externalise_styles
+from scilabel.corpus.generate import externalise_styles, reader_view
 from scilabel.corpus.jats import parse_jats
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.zones import collect_zones
@@ -74,3 +74,29 @@ def test_fielded_references_are_one_zone_styled_and_one_per_field_unstyled(rende
     assert len(styled) == 1 and len(unstyled) > 4
     assert {z.label for z in styled + unstyled} == {"references"}
     assert words(" ".join(z.text for z in unstyled)) == words(styled[0].text)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_reader_view_opens_with_the_title_and_keeps_the_article(renderer, article, family):
+    context = PageContext(tuple(RelatedItem(f"Another study {i}", "Doe J, Roe R") for i in range(6)))
+    html = FAMILIES[family].render(article, random.Random(3), context)
+    full = collect_zones(renderer.render(html))
+    view = reader_view(html)
+    assert view is not None  # no family puts gold before its title
+    zones = collect_zones(renderer.render(view))
+    assert zones[0].label == "title"
+    # the rest of the page is the same words with the same labels (a "Title:" cue inside the title
+    # element goes with what precedes the title)
+    start = next(i for i, z in enumerate(full) if z.label == "title")
+    assert words(full[start].text)[-len(words(zones[0].text)):] == words(zones[0].text)
+    assert [(words(z.text), z.label) for z in zones[1:]] == [(words(z.text), z.label) for z in full[start + 1:]]
+
+
+def test_reader_view_refuses_pages_with_gold_before_the_title():
+    from scilabel.corpus.templates.base import lab, page
+
+    html = page("t", "", f"<p{lab('authors')}>A. Author</p><h1{lab('title')}>Title</h1>")
+    assert reader_view(html) is None
+    assert reader_view(page("t", "", "<p>no title here</p>")) is None
+    kept = reader_view(page("t", "", f"<nav>Home</nav>Skip<div><p>Journal</p><h1{lab('title')}>T</h1></div>"))
+    assert kept is not None and "Home" not in kept and "Skip" not in kept and "Journal" not in kept

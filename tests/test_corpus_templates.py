@@ -186,6 +186,7 @@ def test_generate_corpus_is_deterministic_and_split_clean(small_corpus: Path, tm
     n_external = int((first["styles"] == "external").sum())
     assert files_a == files_b and len(files_a) == len(first) + n_external + 1  # pages, style sheets, manifest
     assert 0 < n_external < len(first)
+    assert set(first["view"]) <= {"full", "reader"}
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files_a)
     assert first.equals(second)
     other = generate_corpus(small_corpus, tmp_path / "c", seed=0)

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pandas as pd
+from lxml import html as lxml_html
 from tqdm import tqdm
 
 from scilabel.atomic import write_bytes
@@ -55,6 +56,9 @@ N_RELATED = 8
 #: offline blocks it, so real pages are laid out unstyled; these pages are too.
 EXTERNAL_STYLES = 0.5
 _STYLE_BLOCK = re.compile(r"<style>\n(.*?)\n</style>\n", re.S)
+#: Share of pages shown as a reader or print view: nothing of the site before the title, so the page
+#: opens with it (print views, reader modes, word-processor exports, plain HTML articles).
+READER_VIEW = 0.1
 
 _LABEL_RE = re.compile(r'data-scilabel="([a-z_]+)"')
 _CITE_RE = re.compile(r"data-scilabel-cite=")
@@ -99,6 +103,27 @@ def externalise_styles(html: str, stylesheet: str) -> tuple[str, str]:
     return html[:match.start()] + link + html[match.end():], match.group(1) + "\n"
 
 
+def reader_view(html: str) -> str | None:
+    """The page without what precedes its title in document order, so that the title opens it; None
+    when something before the title carries gold other than ``other``."""
+    root = lxml_html.document_fromstring(html)
+    titles = root.xpath('//body//*[@data-scilabel="title"]')
+    if not titles:
+        return None
+    # the title and its ancestors inside <body>: everything before them goes
+    chain = [titles[0], *(a for a in titles[0].iterancestors() if a.tag not in ("body", "html"))]
+    before = [sib for node in chain for sib in node.itersiblings(preceding=True)]
+    gold = './/descendant-or-self::*[@data-scilabel-content or @data-scilabel-struct or @data-scilabel-cite' \
+           ' or (@data-scilabel and @data-scilabel!="other")]'
+    if any(node.xpath(gold) for node in before):
+        return None
+    for node in chain:
+        node.getparent().text = None
+    for node in before:
+        node.getparent().remove(node)
+    return lxml_html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>") + "\n"
+
+
 def page_counts(html: str) -> dict[str, object]:
     """Manifest counts read back from a rendered page's gold attributes."""
     labels = Counter(_LABEL_RE.findall(html))
@@ -136,6 +161,10 @@ def generate_corpus(
         for family in (f for f in wanted if FAMILY_SPLITS[f] == split):
             context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
             html = FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+            reader = None
+            if page_rng(seed, family, art.article_id, "view").random() < READER_VIEW:
+                reader = reader_view(html)
+                html = reader or html
             rel = Path("pages") / family / f"{art.article_id}.html"
             external = page_rng(seed, family, art.article_id, "styles").random() < EXTERNAL_STYLES
             if external:
@@ -150,6 +179,7 @@ def generate_corpus(
                     "article_id": art.article_id,
                     "source": path.relative_to(jats_dir).as_posix(),
                     "styles": "external" if external else "inline",
+                    "view": "full" if reader is None else "reader",
                     **page_counts(html),
                     "n_refs": len(art.references),
                 }
@@ -173,6 +203,7 @@ _COLUMNS = [
     "article_id",
     "source",
     "styles",
+    "view",
     *(f"n_{lab}" for lab in MAJOR_LABELS),
     "n_refs",
     "n_citations",
