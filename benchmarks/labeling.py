@@ -1,8 +1,11 @@
 """Benchmark the labeller after rendering: time per page for line units + features + emission, Viterbi,
-posteriors (for confidences) and the whole ``label_pages`` call, per shipped model, and training time
-on 1,000 cached pages.
+posteriors (for confidences) and the whole ``label_pages`` call, per shipped model; the same call on
+the pages cut to their first 5, 60 and 200 zones (what a page costs at any size, and what each zone
+adds); and training time on 1,000 cached pages with the field collections, as the shipped models are
+trained.
 
-    .venv/bin/python benchmarks/labeling.py [--data build/corpus] [--train-pages 1000]
+    .venv/bin/python benchmarks/labeling.py [--data build/corpus] [--collections build/collections.parquet]
+        [--train-pages 1000]
 """
 from __future__ import annotations
 
@@ -15,15 +18,20 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from scilabel.corpus.dataset import load_zones
 from scilabel.labeler import ZoneLabeler
 from scilabel.persistence import DEFAULT_MODEL_NAMES, default_model_path, load_model
 
+#: Page sizes (first zones of each test page) timed to separate the per-page and per-zone cost.
+CUT_SIZES = (5, 60, 200)
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path("build/corpus"))
+    ap.add_argument("--collections", type=Path, default=Path("build/collections.parquet"))
     ap.add_argument("--train-pages", type=int, default=1000)
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
@@ -50,12 +58,21 @@ def main() -> None:
                 parts[key].append(1000 * value)
         result[emission] = {k: {"median_ms": round(statistics.median(v), 2), "p95_ms": round(float(np.percentile(v, 95)), 2)}
                             for k, v in parts.items()}
+        for size in CUT_SIZES:
+            times = []
+            for frame in pages:
+                start = time.perf_counter()
+                model.label_pages(frame.head(size))
+                times.append(1000 * (time.perf_counter() - start))
+            result[emission][f"label_pages_first_{size}_zones"] = {"median_ms": round(statistics.median(times), 2)}
     train = zones[zones["split"] == "train"]
     chosen = train["page"].drop_duplicates().sample(frac=1.0, random_state=0).head(args.train_pages)
     subset = train[train["page"].isin(set(chosen))].reset_index(drop=True)
+    collections = pd.read_parquet(args.collections) if args.collections.is_file() else None
+    result["fit_with_collections"] = collections is not None
     for emission in DEFAULT_MODEL_NAMES:
         start = time.perf_counter()
-        ZoneLabeler(emission=emission).fit(subset)
+        ZoneLabeler(emission=emission).fit(subset, collections=collections)
         result[f"fit_{emission}_{len(chosen)}_pages_s"] = round(time.perf_counter() - start, 1)
     print(json.dumps(result, indent=2))
 
