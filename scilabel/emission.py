@@ -24,6 +24,7 @@ from scipy.special import expit
 from sklearn.base import BaseEstimator
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.model_selection import GroupKFold
 from sklearn.naive_bayes import CategoricalNB, MultinomialNB
 from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.svm import LinearSVC
@@ -124,16 +125,21 @@ class SVMEmission(BaseEstimator):
     C : SVM regularisation
     layout : layout features (default all)
     calibration_cv : folds for the sigmoid calibration of SVM scores into probabilities
+    calibrate_across : column of the zones whose values the calibration folds keep apart (the template
+        family or publisher), so that every fold's sigmoids are fitted on layouts its SVM never saw,
+        as a deployed model meets them; None, a missing column or fewer values than folds: stratified folds
     class_weight : passed to the SVM ("balanced" lifts rare labels)
     max_per_label : train on at most this many zones of each label (a seeded sample; None: all)
     random_state : seed of that sample and of the SVM solver
     """
 
     def __init__(self, C: float = 0.1, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
-                 class_weight: str | None = None, max_per_label: int | None = 15000, random_state: int = 0):
+                 calibrate_across: str | None = "group", class_weight: str | None = None,
+                 max_per_label: int | None = 15000, random_state: int = 0):
         self.C = C
         self.layout = layout
         self.calibration_cv = calibration_cv
+        self.calibrate_across = calibrate_across
         self.class_weight = class_weight
         self.max_per_label = max_per_label
         self.random_state = random_state
@@ -149,7 +155,7 @@ class SVMEmission(BaseEstimator):
         self.featurizer_ = ZoneFeaturizer(layout=self.layout).fit(zones.iloc[keep], collections=collections)
         X = self.featurizer_.transform(zones.iloc[keep])
         svm = LinearSVC(C=self.C, class_weight=self.class_weight, random_state=self.random_state)
-        calibrated = CalibratedClassifierCV(svm, cv=self.calibration_cv, method="sigmoid").fit(X, labels[keep])
+        calibrated = CalibratedClassifierCV(svm, cv=self._folds(zones.iloc[keep]), method="sigmoid").fit(X, labels[keep])
         self._unpack(calibrated)
         classes = list(calibrated.classes_)
         # the priors the classifier was trained under: dividing them out leaves scaled likelihoods
@@ -161,6 +167,13 @@ class SVMEmission(BaseEstimator):
         field_words = self.featurizer_.field_words_
         self.n_collection_texts_ = 0 if field_words is None else field_words.n_texts_
         return self
+
+    def _folds(self, zones: pd.DataFrame) -> int | list[tuple[np.ndarray, np.ndarray]]:
+        """Calibration folds: grouped by ``calibrate_across`` where it can be, else a fold count."""
+        column = self.calibrate_across
+        if column is None or column not in zones or zones[column].nunique() < self.calibration_cv:
+            return self.calibration_cv
+        return list(GroupKFold(n_splits=self.calibration_cv).split(zones, groups=zones[column].to_numpy()))
 
     def _unpack(self, calibrated: CalibratedClassifierCV) -> None:
         """Keep what ``calibrated.predict_proba`` computes with as arrays: every fold's one-vs-rest

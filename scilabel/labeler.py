@@ -123,7 +123,7 @@ class ZoneLabeler(BaseEstimator):
             contiguous = np.array_equal(rows, np.arange(len(zones)))
             return units, zones if contiguous else zones.iloc[rows].reset_index(drop=True)
         units = line_units(zones)
-        slim = zones[[c for c in (*ZONE_COLUMNS, "label") if c in zones.columns]]  # what features and fit read
+        slim = zones[[c for c in (*ZONE_COLUMNS, "label", "group") if c in zones.columns]]  # what features and fit read
         return units, merge_units(slim, units)
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:

@@ -99,3 +99,23 @@ def test_svm_predict_proba_equals_calibrated_classifier():
     reference.fit(X, frame["label"].to_numpy())
     np.testing.assert_allclose(em.predict_proba(X), reference.predict_proba(X), atol=1e-12)
     assert not hasattr(em, "classifier_")  # only the arrays are kept
+
+
+def test_svm_calibration_folds_keep_template_groups_apart():
+    rng = np.random.default_rng(1)
+    labels = ["title", "authors", "abstract", "references", "other"]
+    rows = [zone(" ".join(rng.choice(["alpha", "beta", "gamma", lab], 5)), 10 * i, label=lab, page=f"p{i // 20}")
+            for i, lab in enumerate(rng.choice(labels, 240))]
+    frame = pd.DataFrame(rows).assign(group=lambda f: "family" + f["page"].str[1:].astype(int).mod(4).astype(str))
+    folds = SVMEmission()._folds(frame)
+    assert len(folds) == 3
+    for train, test in folds:
+        assert not set(frame["group"].iloc[train]) & set(frame["group"].iloc[test])
+    assert SVMEmission(calibrate_across=None)._folds(frame) == 3
+    assert SVMEmission()._folds(frame.drop(columns="group")) == 3
+    assert SVMEmission()._folds(frame.assign(group="one")) == 3  # fewer groups than folds
+    state_of = {lab: state for state, lab in STATE_LABEL.items() if lab != "other"}
+    states = np.array([state_of.get(lab, "BTA") for lab in frame["label"]])
+    grouped = SVMEmission(max_per_label=None).fit(frame, states)
+    plain = SVMEmission(max_per_label=None, calibrate_across=None).fit(frame, states)
+    assert not np.allclose(grouped.sigmoid_a_, plain.sigmoid_a_)
