@@ -113,7 +113,7 @@ def reader_view(html: str) -> str | None:
     # the title and its ancestors inside <body>: everything before them goes
     chain = [titles[0], *(a for a in titles[0].iterancestors() if a.tag not in ("body", "html"))]
     before = [sib for node in chain for sib in node.itersiblings(preceding=True)]
-    gold = './/descendant-or-self::*[@data-scilabel-content or @data-scilabel-struct or @data-scilabel-cite' \
+    gold = 'descendant-or-self::*[@data-scilabel-content or @data-scilabel-struct or @data-scilabel-cite' \
            ' or (@data-scilabel and @data-scilabel!="other")]'
     if any(node.xpath(gold) for node in before):
         return None
