@@ -91,7 +91,10 @@ class ZoneLabeler(BaseEstimator):
         if len(labels) != len(zones):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
         pages = _pages(zones)
-        _, unit_zones = self._units(zones.assign(label=labels))
+        emission = self._emission_model()
+        # the emission's calibration groups (SVMEmission.calibrate_across) travel with the units
+        groups = getattr(emission, "calibrate_across", None)
+        _, unit_zones = self._units(zones.assign(label=labels), keep=("label", *([groups] if groups else [])))
         unit_labels = unit_zones["label"].to_numpy(dtype=object)
         states = np.empty(len(unit_zones), dtype=object)
         sequences = []
@@ -99,7 +102,7 @@ class ZoneLabeler(BaseEstimator):
             page_states = labels_to_states(list(unit_labels[rows]))
             states[rows] = page_states
             sequences.append(page_states)
-        self.emission_ = self._emission_model().fit(unit_zones, states, collections)
+        self.emission_ = emission.fit(unit_zones, states, collections)
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
                                 gap_self_loop=self.gap_self_loop).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
@@ -114,8 +117,9 @@ class ZoneLabeler(BaseEstimator):
         }
         return self
 
-    def _units(self, zones: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
-        """Labelling unit of every row, and the units as a zones frame (pages contiguous, in order)."""
+    def _units(self, zones: pd.DataFrame, keep: tuple[str, ...] = ()) -> tuple[np.ndarray, pd.DataFrame]:
+        """Labelling unit of every row, and the units as a zones frame (pages contiguous, in order) with
+        the columns features read plus ``keep``."""
         if not self.merge_lines:
             rows = np.concatenate(_pages(zones)) if len(zones) else np.arange(0)
             units = np.empty(len(zones), dtype=np.intp)
@@ -123,7 +127,7 @@ class ZoneLabeler(BaseEstimator):
             contiguous = np.array_equal(rows, np.arange(len(zones)))
             return units, zones if contiguous else zones.iloc[rows].reset_index(drop=True)
         units = line_units(zones)
-        slim = zones[[c for c in (*ZONE_COLUMNS, "label", "group") if c in zones.columns]]  # what features and fit read
+        slim = zones[[c for c in (*ZONE_COLUMNS, *keep) if c in zones.columns]]
         return units, merge_units(slim, units)
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:

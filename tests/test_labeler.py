@@ -113,6 +113,13 @@ def test_svm_emission_fits_and_decodes(pages):
     assert (labeler.predict(pages) == pages["label"].to_numpy()).mean() > 0.95
 
 
+def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
+    families = pages.assign(publisher="pub" + pages["page"].astype("category").cat.codes.mod(3).astype(str))
+    grouped = ZoneLabeler(emission=SVMEmission(calibrate_across="publisher")).fit(families)
+    plain = ZoneLabeler(emission=SVMEmission(calibrate_across=None)).fit(families)
+    assert not np.allclose(grouped.emission_.sigmoid_a_, plain.emission_.sigmoid_a_)
+
+
 def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
     path = save_model(fitted, tmp_path / "m.joblib", {"name": "test-model"})
     loaded = load_model(path)
