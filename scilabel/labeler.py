@@ -86,7 +86,7 @@ class ZoneLabeler(BaseEstimator):
     def fit(self, zones: pd.DataFrame, y: list[str] | np.ndarray | None = None,
             collections: pd.DataFrame | None = None) -> ZoneLabeler:
         """Fit on labelled zones (``y`` defaults to the frame's ``label`` column); ``collections``
-        (field, text) give the Naive Bayes word model its MEDLINE-style evidence."""
+        (field, text) give either emission its MEDLINE-style word evidence."""
         labels = np.asarray(zones["label"] if y is None else y, dtype=object)
         if len(labels) != len(zones):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
