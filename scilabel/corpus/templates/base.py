@@ -281,3 +281,78 @@ def inline_authors(
     if len(parts) > 1 and last:
         return sep.join(parts[:-1]) + last + parts[-1]
     return sep.join(parts)
+
+
+# ---------------------------------------------------------------------------- author pop-ups
+
+#: CRediT contributor roles, which some publishers list in each author's pop-up.
+CREDIT_ROLES = (
+    "Conceptualization", "Data curation", "Formal analysis", "Funding acquisition", "Investigation",
+    "Methodology", "Project administration", "Resources", "Software", "Supervision", "Validation",
+    "Visualization", "Writing – original draft", "Writing – review & editing",
+)
+#: Links a pop-up offers to the author's other work ({name} is the author).
+AUTHOR_SEARCH_LINES: dict[str, float] = {
+    "Search for more papers by this author": 3,
+    "Find articles by {name}": 2,
+    "Search for {name} in: PubMed · Google Scholar": 2,
+    "View author publications": 1,
+    "You can also search for this author in PubMed Google Scholar": 1,
+    None: 1,
+}
+#: The pop-up's close control, as its text reads when the style sheet is missing.
+CLOSE_MARKS: dict[str | None, float] = {"×": 2, "⨯": 1, "✕": 1, "Close": 1, None: 2}
+
+
+@dataclass(frozen=True)
+class AuthorPopups:
+    """How one page's author pop-ups read. Pop-ups are hidden by the page's style sheet; where it is
+    not loaded (as when a publisher's CSS is blocked) their lines appear between the byline's names."""
+
+    repeat_name: bool  #: the pop-up opens with the author's name again
+    aff_prefix: str  #: text before each affiliation ("Affiliation", "Affiliations:" or none)
+    roles: bool  #: CRediT roles line
+    search: str | None  #: search link line
+    close: str | None  #: close control
+    close_first: bool  #: the close control comes before the content
+    orcid: bool  #: ORCID link line
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> AuthorPopups:
+        return cls(
+            repeat_name=chance(rng, 0.5),
+            aff_prefix=rng.choice(("", "", "Affiliation", "Affiliations:")),
+            roles=chance(rng, 0.3),
+            search=pick(rng, AUTHOR_SEARCH_LINES),
+            close=pick(rng, CLOSE_MARKS),
+            close_first=chance(rng, 0.5),
+            orcid=chance(rng, 0.3),
+        )
+
+    def render(self, author: Author, affs: Mapping[str, Affiliation], rng: random.Random,
+               corresponding: bool, tag: str = "div") -> str:
+        """One author's pop-up content, one ``tag`` element per line: the name and affiliations labelled,
+        the rest ``other``."""
+        def line(text: str, label: str = "other") -> str:
+            return f"<{tag}{lab(label)}>{esc(text)}</{tag}>"
+
+        lines = []
+        if self.repeat_name:
+            lines.append(line(author.name, "authors"))
+        if corresponding:
+            lines.append(line("Corresponding Author"))
+        if self.roles:
+            roles = sorted(rng.sample(CREDIT_ROLES, rng.randint(1, 4)), key=CREDIT_ROLES.index)
+            lines.append(line("Roles " + ", ".join(roles)))
+        prefix = f"{self.aff_prefix} " if self.aff_prefix else ""
+        lines.extend(line(prefix + affs[x].text, "affiliations") for x in author.aff_ids if x in affs)
+        if corresponding and author.email:
+            lines.append(line(f"E-mail: {author.email}"))
+        if self.orcid:
+            digits = "".join(rng.choice("0123456789") for _ in range(8)) + rng.choice("0123456789X")
+            lines.append(line(f"https://orcid.org/0000-000{digits[0]}-{digits[1:5]}-{digits[5:]}"))
+        if self.search:
+            lines.append(line(self.search.format(name=author.name)))
+        if self.close:
+            lines.insert(0 if self.close_first else len(lines), line(self.close))
+        return "".join(lines)
