@@ -100,27 +100,3 @@ def test_reader_view_refuses_pages_with_gold_before_the_title():
     assert reader_view(page("t", "", "<p>no title here</p>")) is None
     kept = reader_view(page("t", "", f"<nav>Home</nav>Skip<div><p>Journal</p><h1{lab('title')}>T</h1></div>"))
     assert kept is not None and "Home" not in kept and "Skip" not in kept and "Journal" not in kept
-
-
-@pytest.mark.parametrize("family", ["portal_tabs", "pmc_classic"])
-def test_author_popups_show_between_the_names_only_unstyled(renderer, article, family):
-    """Pop-ups hidden by the style sheet: absent from the styled page; on the unstyled page their lines
-    come between the names, affiliations labelled as such, roles/search/close lines ``other``."""
-    html = next(h for h in (FAMILIES[family].render(article, random.Random(s), PageContext()) for s in range(60))
-                if 'class="author-popup' in h and 'data-scilabel="other"' in h.split('class="author-popup', 1)[1][:300])
-
-    def front(zones: list) -> list:
-        start = next(i for i, z in enumerate(zones) if z.label == "title")
-        end = next(i for i, z in enumerate(zones) if z.label in ("abstract_heading", "abstract"))
-        return zones[start + 1:end]
-
-    styled = front(collect_zones(renderer.render(html)))
-    unstyled = front(collect_zones(renderer.render(externalise_styles(html, "page.css")[0])))
-    shown = {z.text for z in styled}
-    extra = [z for z in unstyled if z.text not in shown]
-    assert "other" in {z.label for z in extra} <= {"authors", "affiliations", "other"}
-    affiliations = [words(a.text) for a in article.affiliations]
-    assert all(any(words(z.text)[-len(a):] == a for a in affiliations) for z in extra if z.label == "affiliations")
-    labels = [z.label for z in unstyled]
-    names = [i for i, lab in enumerate(labels) if lab == "authors"]
-    assert len(names) >= len(article.authors) and "other" in labels[names[0]:names[-1]]

@@ -1,25 +1,21 @@
 """Older full-text archive layout: running citation header, lettered affiliations, link rows.
 
 Above the title sits a running header that repeats the journal citation; authors are links
-with lettered superscripts, on two pages in five each with a pop-up that only the style sheet hides
-(shown between the names where it is missing, see :class:`AuthorPopups`); references are ``<div>`` blocks each followed, on its own line, by
+with lettered superscripts; references are ``<div>`` blocks each followed, on its own line, by
 ``[PubMed] [CrossRef] [Google Scholar]`` links (unlabelled, between references).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 
-from scilabel.corpus.jats import Affiliation, Article
+from scilabel.corpus.jats import Article
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import (
-    AuthorPopups,
     Family,
     PageContext,
     PageOptions,
     aff_markers,
-    author_entries,
     chance,
     correspondence_lines,
     esc,
@@ -50,7 +46,6 @@ a { color: #2f4a8b; } a:visited { color: #5b0088; }
 .fm-citation .cit { font-style: italic; }
 h1.content-title { font-size: 20px; color: #985735; margin: 14px 0 8px; }
 .fm-author { font-size: 13px; margin: 4px 0; }
-.author-popup { display: none; }
 .fm-panel { background: #f2f2f2; border: 1px solid #ddd; padding: 6px 10px; margin: 6px 0; font-size: 12px; }
 .fm-affl { margin: 2px 0; }
 .fm-copyright { font-size: 11px; color: #555; margin: 6px 0; }
@@ -149,17 +144,13 @@ class PmcClassic(Family):
             out.append(f'<div class="fm-subject">{esc(article.article_type)}</div>\n')
         out.append(f'<h1 class="content-title"{lab("title")}>{esc(article.title)}</h1>\n')
         if article.authors:
-            if chance(rng, 0.4):
-                affs = {a.aff_id: a for a in article.affiliations} if show_affs else {}
-                line = byline_with_popups(article, markers, AuthorPopups.draw(rng), affs, rng, opt.show_correspondence)
-            else:
-                line = inline_authors(
-                    article,
-                    markers,
-                    name='<a href="#">{}</a>',
-                    last=", and " if len(article.authors) > 2 else " and ",
-                    corr="*" if opt.show_correspondence else "",
-                )
+            line = inline_authors(
+                article,
+                markers,
+                name='<a href="#">{}</a>',
+                last=", and " if len(article.authors) > 2 else " and ",
+                corr="*" if opt.show_correspondence else "",
+            )
             out.append(f'<div class="contrib-group fm-author"{lab("authors")}>{line}</div>\n')
         if show_affs or opt.show_correspondence or opt.show_author_notes:
             panel = ['<div class="fm-panel"><b>Author information ▼</b>']
@@ -220,20 +211,6 @@ class PmcClassic(Family):
             else ""
         )
         return f'<div class="ref-list-sec sec" id="reference-list">{heading}{"".join(rows)}</div>\n'
-
-
-def byline_with_popups(article: Article, markers: Mapping[str, str], popups: AuthorPopups,
-                       affs: Mapping[str, Affiliation], rng: random.Random, show_correspondence: bool) -> str:
-    """Author links with their markers, each followed by its pop-up."""
-    entries = author_entries(article, markers, "*" if show_correspondence else "")
-    last = ", and " if len(entries) > 2 else " and "
-    parts = []
-    for i, (author, (who, marks)) in enumerate(zip(article.authors, entries)):
-        sep = "" if i == len(entries) - 1 else last if i == len(entries) - 2 else ", "
-        sup = f"<sup>{esc(','.join(marks))}</sup>" if marks else ""
-        panel = popups.render(author, affs, rng, author.corresponding and show_correspondence)
-        parts.append(f'<a href="#">{esc(who)}</a>{sup}{sep}<div class="author-popup">{panel}</div>')
-    return "".join(parts)
 
 
 def running_citation(article: Article, journal: str) -> str:

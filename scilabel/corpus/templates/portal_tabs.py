@@ -1,9 +1,7 @@
 """Large commercial platform: tab bar, outline on the left, recommendations on the right.
 
-Authors are buttons opening pop-ups with their affiliations, plus a lettered "Show more" affiliation
-list. Half the pages use ``<details>`` pop-ups; the other half use panels that only the style sheet
-hides, with the name, roles, affiliations, e-mail, ORCID and search links, which appear between the
-names where the style sheet is missing; references are a ``<ul>`` whose entries end with look-up links.
+Authors are buttons opening ``<details>`` pop-ups with their affiliations, plus a lettered
+"Show more" affiliation list; references are a ``<ul>`` whose entries end with look-up links.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ import random
 from scilabel.corpus.jats import Article
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import (
-    AuthorPopups,
     Family,
     PageContext,
     PageOptions,
@@ -62,7 +59,6 @@ h1.title-text { font: 400 30px/1.3 %(head)s; margin: 0 0 14px; }
 .author-group summary::-webkit-details-marker { display: none; }
 .author-popup { position: absolute; background: #fff; border: 1px solid #aaa; padding: 10px 14px;
   width: 320px; font-size: 13px; box-shadow: 0 2px 6px rgba(0,0,0,.25); }
-.author-panel { display: none; }
 .affiliation-list { font-size: 13px; color: #444; list-style: none; padding: 0; margin: 8px 0; }
 .affiliation-list sup { margin-right: 4px; }
 .show-more { font-size: 14px; margin: 4px 0 10px; }
@@ -187,30 +183,22 @@ class PortalTabs(Family):
         if opt.show_article_type and article.article_type:
             out.append(f'<div class="article-type">{esc(article.article_type)}</div>\n')
         out.append(f'<h1 class="title-text"{lab("title")}>{esc(article.title)}</h1>\n')
-        panels = AuthorPopups.draw(rng) if chance(rng, 0.5) else None
         if article.authors:
             buttons = []
             for i, author in enumerate(article.authors):
                 marks = "".join(f"<sup>{esc(markers[x])}</sup>" for x in author.aff_ids if x in markers)
+                pop = "".join(
+                    f'<div{lab("affiliations")}>{esc(affs[x].text)}</div>'
+                    for x in author.aff_ids
+                    if x in affs and show_affs
+                )
                 star = " ✉" if author.corresponding and opt.show_correspondence else ""
                 sep = ", " if i < len(article.authors) - 1 else ""
-                if panels:
-                    panel = panels.render(author, affs if show_affs else {}, rng,
-                                          author.corresponding and opt.show_correspondence)
-                    buttons.append(
-                        f'<span class="author-item"><a class="author-name" href="#">{esc(author.name)}</a>'
-                        f'{marks}{star}{sep}<div class="author-popup author-panel">{panel}</div></span>'
-                    )
-                else:
-                    pop = "".join(
-                        f'<div{lab("affiliations")}>{esc(affs[x].text)}</div>'
-                        for x in author.aff_ids
-                        if x in affs and show_affs
-                    )
-                    buttons.append(
-                        f'<details><summary><span class="author-name">{esc(author.name)}</span>{marks}{star}'
-                        f'</summary><div class="author-popup">{pop or "Show author details"}</div></details>{sep}'
-                    )
+                buttons.append(
+                    f'<details><summary><span class="author-name">{esc(author.name)}</span>{marks}{star}</summary>'
+                    f'<div class="author-popup">{pop or "Show author details"}</div>'
+                    f"</details>{sep}"
+                )
             out.append(f'<div class="author-group"{lab("authors")}>{"".join(buttons)}</div>\n')
         if show_affs:
             expanded = chance(rng, 0.6)
