@@ -101,7 +101,7 @@ class NaiveBayesEmission(BaseEstimator):
         """(n_zones, 16) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
         check_is_fitted(self, "word_log_prob_")
         arrays = ZoneArrays(zones)
-        words = vocabulary_index(self.vocabulary_).counts(arrays)
+        (words,) = vocabulary_index(self.vocabulary_).counts(arrays)
         # the (vocabulary, 16) table in row-major order: scipy would copy a transposed view every call
         result = words @ derived(self, self.word_log_prob_, lambda table: np.ascontiguousarray(table.T))
         bins = self._bins(arrays.layout(self.layout))

@@ -10,7 +10,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-from .features import LAYOUT_FEATURES, ZoneArrays, tokenize, vocabulary_index
+from .features import LAYOUT_FEATURES, ZoneArrays, Zones, tokenize, vocabulary_index
 from .field_words import FieldWordModel
 
 #: Layout features spanning orders of magnitude, log-scaled before standardising.
@@ -43,33 +43,37 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
             analyzer=tokenize, min_df=self.min_df, max_features=self.max_features, sublinear_tf=True
         ).fit(zones["text"].astype(str))
         self.field_words_ = FieldWordModel().fit(collections) if collections is not None else None
-        self.scaler_ = StandardScaler().fit(self._dense(ZoneArrays(zones)))
+        self.scaler_ = StandardScaler().fit(self._blocks(ZoneArrays(zones))[1])
         return self
 
-    def _dense(self, arrays: ZoneArrays) -> np.ndarray:
-        """Layout features (the wide-ranging ones log-scaled) and field word scores, unstandardised."""
+    def _blocks(self, arrays: ZoneArrays) -> tuple[sp.csr_matrix, np.ndarray]:
+        """Words as TF-IDF (``words_.transform``), and the dense features unstandardised: layout (the
+        wide-ranging ones log-scaled) and field word scores. One token lookup counts both vocabularies."""
+        vectorizers = (self.words_,) if self.field_words_ is None else (self.words_, self.field_words_.vocabulary_)
+        counts = vocabulary_index(*vectorizers).counts(arrays)
         values = arrays.layout(self.layout)
         logged = [i for i, name in enumerate(self.layout) if name in _LOG_SCALED]
         values[:, logged] = np.log1p(np.maximum(values[:, logged], 0.0))
-        return values if self.field_words_ is None else np.hstack([values, self.field_words_.scores(arrays)])
+        if self.field_words_ is not None:
+            values = np.hstack([values, self.field_words_.count_scores(counts[1])])
+        return self._tfidf(counts[0]), values
 
-    def _words(self, texts: list[str] | ZoneArrays) -> sp.csr_matrix:
-        """``self.words_.transform(texts)`` (sublinear TF x IDF, rows L2-normalised) via a :class:`TokenIndex`."""
-        tfidf = vocabulary_index(self.words_).counts(texts)
-        tfidf.data = (np.log(tfidf.data) + 1.0) * self.words_.idf_[tfidf.indices]
-        norms = np.sqrt(np.bincount(np.repeat(np.arange(tfidf.shape[0]), np.diff(tfidf.indptr)),
-                                    weights=tfidf.data ** 2, minlength=tfidf.shape[0]))
-        tfidf.data /= np.repeat(np.where(norms > 0, norms, 1.0), np.diff(tfidf.indptr))
-        return tfidf
+    def _tfidf(self, counts: sp.csr_matrix) -> sp.csr_matrix:
+        """``words_.transform`` from the token counts (sublinear TF x IDF, rows L2-normalised), in place."""
+        counts.data = (np.log(counts.data) + 1.0) * self.words_.idf_[counts.indices]
+        per_row = np.diff(counts.indptr)
+        norms = np.sqrt(np.bincount(np.repeat(np.arange(counts.shape[0]), per_row), weights=counts.data ** 2,
+                                    minlength=counts.shape[0]))
+        counts.data /= np.repeat(np.where(norms > 0, norms, 1.0), per_row)
+        return counts
 
-    def transform_blocks(self, zones: pd.DataFrame) -> tuple[sp.csr_matrix, np.ndarray]:
+    def transform_blocks(self, zones: Zones) -> tuple[sp.csr_matrix, np.ndarray]:
         """The two blocks of :meth:`transform`: words (sparse) and the standardised dense features."""
         check_is_fitted(self, "words_")
-        arrays = ZoneArrays(zones)
-        dense = (self._dense(arrays) - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform
-        return self._words(arrays), dense
+        words, dense = self._blocks(ZoneArrays(zones))
+        return words, (dense - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform
 
-    def transform(self, zones: pd.DataFrame) -> sp.csr_matrix:
+    def transform(self, zones: Zones) -> sp.csr_matrix:
         words, dense = self.transform_blocks(zones)
         return sp.hstack([words, sp.csr_matrix(dense)], format="csr")
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils.validation import check_is_fitted
 
-from .features import ZoneArrays, tokenize, vocabulary_index
+from .features import ZoneArrays, Zones, tokenize, vocabulary_index
 
 #: Fields of the collections the model tells apart, in output order.
 FIELDS: tuple[str, ...] = ("title", "authors", "affiliations", "abstract", "references", "other")
@@ -50,12 +51,15 @@ class FieldWordModel(BaseEstimator):
         self.n_texts_ = len(rows)
         return self
 
-    def scores(self, zones: pd.DataFrame | ZoneArrays) -> np.ndarray:
+    def scores(self, zones: Zones | ZoneArrays) -> np.ndarray:
         """(n_zones, len(FIELDS) + 1): mean log-likelihood per known token under each field, minus
         its mean over the fields (zeros without known tokens), then log(1 + known tokens)."""
         check_is_fitted(self, "log_prob_")
         arrays = zones if isinstance(zones, ZoneArrays) else ZoneArrays(zones)
-        counts = vocabulary_index(self.vocabulary_).counts(arrays)
+        return self.count_scores(vocabulary_index(self.vocabulary_).counts(arrays)[0])
+
+    def count_scores(self, counts: sp.csr_matrix) -> np.ndarray:
+        """:meth:`scores` from the zones' token counts over ``vocabulary_``."""
         known = np.asarray(counts.sum(axis=1)).ravel()
         mean = (counts @ self.log_prob_) / np.maximum(known, 1.0)[:, None]
         return np.hstack([mean - mean.mean(axis=1, keepdims=True), np.log1p(known)[:, None]])

@@ -3,6 +3,8 @@
 Transitions and start probabilities are estimated by counting state sequences of labelled
 pages; decoding runs hmmlearn's Viterbi and forward-backward on a precomputed
 ``(n_zones, 16)`` matrix of emission log-likelihoods (columns in ``labels.STATES`` order).
+Forward-backward runs on scaled probabilities, far cheaper than in log space, whenever checks on
+the result show it equals the log-space passes (see :meth:`ArticleHMM._scaled_posteriors`).
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+from hmmlearn import _hmmc
 from hmmlearn.base import BaseHMM
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
@@ -94,6 +97,10 @@ ALLOWED_START.setflags(write=False)
 
 #: hmmlearn rejects infinite observations, so log-likelihoods of -inf travel as this value.
 _LOG_ZERO = np.finfo(np.float64).min
+#: Scaled forward-backward floors a zone's emissions at this many nats below its best (no underflow).
+_SCALED_FLOOR = -600.0
+#: Largest error allowed in scaled posteriors: mass lost to underflow, or on floored emissions.
+_SCALED_TOLERANCE = 1e-11
 
 
 def states_to_indices(states: Sequence[str]) -> np.ndarray:
@@ -253,9 +260,39 @@ class ArticleHMM(BaseEstimator):
         X = self._observations(log_emission)
         if len(X) == 0:
             return np.empty((0, N_STATES))
-        with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
-            log_prob, posteriors = self._hmm()._score_log(X, compute_posteriors=True)
-        self._check_possible(log_prob)
+        posteriors = self._scaled_posteriors(X)
+        if posteriors is None:
+            with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
+                log_prob, posteriors = self._hmm()._score_log(X, compute_posteriors=True)
+            self._check_possible(log_prob)
+        return posteriors
+
+    def _scaled_posteriors(self, X: np.ndarray) -> np.ndarray | None:
+        """Forward-backward on probabilities (hmmlearn's scaling passes), each zone's emissions relative
+        to its best and floored at :data:`_SCALED_FLOOR`; None unless the result matches the log-space
+        passes within :data:`_SCALED_TOLERANCE`: nothing overflowed, little posterior mass sits on
+        floored emissions (the floor moves no posterior by more than twice that), and no mass was lost to
+        underflow (in exact arithmetic sum_i fwd[t, i] bwd[t, i] is zone t's scaling factor at every t;
+        a loss shifts that ratio at the zone where it happens, by the posterior mass lost)."""
+        best = X.max(axis=1, keepdims=True)
+        if (best == _LOG_ZERO).any():  # a zone no state can emit: the log-space passes report it
+            return None
+        relative = X - best
+        frame = np.where(X == _LOG_ZERO, 0.0, np.exp(np.maximum(relative, _SCALED_FLOOR)))
+        try:  # forward lattice and scaling factors come last (a log-probability may come first)
+            fwd, scaling = _hmmc.forward_scaling(self.startprob_, self.transmat_, frame)[-2:]
+        except ValueError:  # a zone's forward probabilities underflowed
+            return None
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow: rejected below
+            posteriors = fwd * _hmmc.backward_scaling(self.startprob_, self.transmat_, frame, scaling)
+            total = posteriors.sum(axis=1, keepdims=True)
+            posteriors /= total
+            ratio = total[:, 0] / scaling
+            lost = np.abs(np.diff(ratio)).sum() + abs(ratio[-1] - 1.0)
+        floored = (relative < _SCALED_FLOOR) & (X != _LOG_ZERO)
+        if not (np.isfinite(posteriors).all() and lost <= _SCALED_TOLERANCE
+                and 2 * posteriors[floored].sum() <= _SCALED_TOLERANCE):
+            return None
         return posteriors
 
     def _observations(self, log_emission: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
-from .features import ZONE_COLUMNS, page_codes
+from .features import ZONE_COLUMNS, Zones, n_rows, page_codes
 from .hmm import ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
@@ -36,12 +36,17 @@ class PageLabels:
     confidence: np.ndarray  #: posterior probability of each zone's label
 
 
-def _pages(zones: pd.DataFrame) -> list[np.ndarray]:
+def _pages(zones: Zones) -> list[np.ndarray]:
     """Row positions of each page, in order of first appearance."""
     codes = page_codes(zones)
     order = np.argsort(codes, kind="stable")
     bounds = np.flatnonzero(np.diff(codes[order])) + 1
     return np.split(order, bounds) if len(order) else []
+
+
+def _columns(zones: pd.DataFrame, keep: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """The columns features read, plus ``keep``, as arrays (no pandas work after this)."""
+    return {c: zones[c].to_numpy() for c in (*ZONE_COLUMNS, *keep) if c in zones.columns}
 
 
 def _label_posterior(state_posterior: np.ndarray) -> np.ndarray:
@@ -94,8 +99,11 @@ class ZoneLabeler(BaseEstimator):
         emission = self._emission_model()
         # the emission's calibration groups (SVMEmission.calibrate_across) travel with the units
         groups = getattr(emission, "calibrate_across", None)
-        _, unit_zones = self._units(zones.assign(label=labels), keep=("label", *([groups] if groups else [])))
-        unit_labels = unit_zones["label"].to_numpy(dtype=object)
+        columns = _columns(zones, keep=(groups,) if groups else ())
+        columns["label"] = labels
+        _, unit_columns = self._units(columns)
+        unit_zones = pd.DataFrame(unit_columns)
+        unit_labels = unit_columns["label"]
         states = np.empty(len(unit_zones), dtype=object)
         sequences = []
         for rows in _pages(unit_zones):
@@ -117,24 +125,23 @@ class ZoneLabeler(BaseEstimator):
         }
         return self
 
-    def _units(self, zones: pd.DataFrame, keep: tuple[str, ...] = ()) -> tuple[np.ndarray, pd.DataFrame]:
-        """Labelling unit of every row, and the units as a zones frame (pages contiguous, in order) with
-        the columns features read plus ``keep``."""
+    def _units(self, zones: Zones) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Labelling unit of every row, and the units' columns (pages contiguous, in order)."""
         if not self.merge_lines:
-            rows = np.concatenate(_pages(zones)) if len(zones) else np.arange(0)
-            units = np.empty(len(zones), dtype=np.intp)
-            units[rows] = np.arange(len(zones))
-            contiguous = np.array_equal(rows, np.arange(len(zones)))
-            return units, zones if contiguous else zones.iloc[rows].reset_index(drop=True)
+            n = n_rows(zones)
+            rows = np.concatenate(_pages(zones)) if n else np.arange(0)
+            units = np.empty(n, dtype=np.intp)
+            units[rows] = np.arange(n)
+            return units, {name: np.asarray(zones[name])[rows] for name in zones}
         units = line_units(zones)
-        slim = zones[[c for c in (*ZONE_COLUMNS, *keep) if c in zones.columns]]
-        return units, merge_units(slim, units)
+        return units, merge_units(zones, units)
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
         """Per page, the unit of each row (from 0 within the page), and the units' log-emissions."""
-        units, unit_zones = self._units(zones)
+        columns = _columns(zones)
+        units, unit_zones = self._units(columns)
         log_emission = self.emission_.log_likelihood(unit_zones)
-        return [units[rows] for rows in _pages(zones)], log_emission
+        return [units[rows] for rows in _pages(columns)], log_emission
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""

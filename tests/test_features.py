@@ -76,13 +76,13 @@ def test_line_units_merge_fragments_on_one_line_only():
     frame = pd.DataFrame(rows)
     units = line_units(frame)
     assert units.tolist() == [0, 1, 1, 2, 2, 3, 4]  # 48 px (> 1 em) between the two names: two units
-    merged = merge_units(frame, units)
+    merged = pd.DataFrame(merge_units(frame, units))
     assert merged["text"].tolist() == ["Title of the paper", "Li Sun 1,2", "Datao Wang 2", "Next line", "Other page"]
     box = merged.loc[1, ["x", "y", "w", "h", "font_size"]].to_numpy(float)
     np.testing.assert_allclose(box, [88, 100, 60, 19.2, 14])
     assert merged["page"].tolist() == ["p", "p", "p", "p", "q"]
     apart = frame.iloc[[0, 5, 6]]
-    pd.testing.assert_frame_equal(merge_units(apart, line_units(apart)), apart.reset_index(drop=True))
+    pd.testing.assert_frame_equal(pd.DataFrame(merge_units(apart, line_units(apart))), apart.reset_index(drop=True))
 
 
 def test_svm_predict_proba_equals_calibrated_classifier():

@@ -153,8 +153,8 @@ def test_line_fragments_are_labelled_together_and_broadcast(pages):
     marker = dict(zone("1,2", "authors", page[2]["y"] + 2, 11), x=name["x"] + name["w"] + 4, w=12.0, page="p200")
     rows = pd.DataFrame(page[:2] + [name, marker] + page[3:])
     units, unit_zones = labeler._units(rows)
-    assert len(unit_zones) == len(rows) - 1 and units[2] == units[3]
-    assert unit_zones.loc[units[2], "text"] == "Ana Silva 1,2"
+    assert len(unit_zones["text"]) == len(rows) - 1 and units[2] == units[3]
+    assert unit_zones["text"][units[2]] == "Ana Silva 1,2"
     (decoded,) = labeler.label_pages(rows)
     assert decoded.labels[2] == decoded.labels[3] == "authors" and decoded.states[2] == decoded.states[3]
     assert len(decoded.labels) == len(rows) and decoded.confidence.shape == (len(rows),)
@@ -162,5 +162,5 @@ def test_line_fragments_are_labelled_together_and_broadcast(pages):
     np.testing.assert_array_equal(proba[2], proba[3])
     assert labeler.hmm_.topology == "interleaved"
     apart = clone(labeler).set_params(merge_lines=False).fit(pages)
-    assert apart._units(rows)[1].shape[0] == len(rows)
+    assert len(apart._units(rows)[1]["text"]) == len(rows)
     assert apart.predict(rows).shape == (len(rows),)

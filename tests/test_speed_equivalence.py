@@ -1,8 +1,9 @@
 """The labeller's fast paths against straightforward reference computations.
 
-Token counting (numpy tokenizer + hashed vocabulary), layout features (array code, whole-page regex
-scans), the Naive Bayes and SVM log-likelihoods and the HMM passes must give what the plain
-per-text / scikit-learn / hmmlearn computations give.
+Token counting (numpy tokenizer + hashed vocabularies, one lookup for several), layout features
+(array code, whole-page regex scans), line units merged as arrays, the Naive Bayes and SVM
+log-likelihoods and the HMM passes (forward-backward on scaled probabilities) must give what the plain
+per-text / pandas / scikit-learn / hmmlearn computations give.
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.features import (LAYOUT_FEATURES, TokenIndex, layout_features, page_codes, term_counts, tokenize,
                                vocabulary_index)
 from scilabel.hmm import N_STATES, ArticleHMM
+from scilabel.labels import STATES, labels_to_states
+from scilabel.lines import line_units, merge_units
 from tests.test_hmm import random_fitted_model
 
 ALPHABET = list("abcXYZ0129 _<>@./:-\n\t\0") + [
@@ -60,6 +63,12 @@ def test_token_index_counts_equal_tokenize(seed):
     counts = term_counts(texts, vocabulary)
     np.testing.assert_array_equal(counts.toarray(), reference_counts(texts, vocabulary))
     assert counts.has_sorted_indices
+    # one index over several overlapping vocabularies counts each as if alone
+    rng.shuffle(tokens)
+    other = {t: i for i, t in enumerate(tokens[: len(tokens) // 2] + ["only-here"])}
+    for got, vocab in zip(TokenIndex(vocabulary, other, {}).counts(texts), (vocabulary, other, {})):
+        np.testing.assert_array_equal(got.toarray(), reference_counts(texts, vocab))
+        assert got.has_sorted_indices
 
 
 def test_token_index_equals_count_vectorizer_and_handles_empty_input():
@@ -88,19 +97,22 @@ def test_hash_collisions_do_not_miscount():
     lengths = np.array([len(word)])
     hashes = [features._hash_strings(c, features._offsets(lengths), lengths, index.base) for c in chars]
     assert hashes[0] == hashes[1]
-    np.testing.assert_array_equal(index.counts([word, twin, f"c {twin} {word}"]).toarray(), [[1, 0], [0, 0], [1, 1]])
+    np.testing.assert_array_equal(index.counts([word, twin, f"c {twin} {word}"])[0].toarray(), [[1, 0], [0, 0], [1, 1]])
 
 
-@pytest.mark.parametrize(("fast", "plain", "alphabet"), [
-    (features._YEAR, r"(?<!\d)(?:1[89]|20)\d\d(?!\d)", "12890a٣"),
-    (features._DOI, r"\b10\.\d{4,9}/\S+", ["1", "0", ".", "/", "a", " ", "_", "٣", "0000"]),
-])
-def test_rewritten_patterns_match_like_the_plain_ones(fast, plain, alphabet):
-    plain = re.compile(plain)
+def test_rewritten_doi_pattern_matches_like_the_plain_one():
+    plain = re.compile(r"\b10\.\d{4,9}/\S+")
     for n in range(1, 6):
-        for chars in itertools.product(alphabet, repeat=n):
+        for chars in itertools.product(["1", "0", ".", "/", "a", " ", "_", "٣", "0000"], repeat=n):
             text = "".join(chars)
-            assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+            assert [m.span() for m in features._DOI.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+def test_years_equal_the_year_regex_on_every_short_text():
+    texts = ["".join(chars) for n in range(1, 7) for chars in itertools.product("12890a٣\n", repeat=n)]
+    plain = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
+    expected = [len(plain.findall(text.replace("\n", " "))) for text in texts]
+    np.testing.assert_array_equal(features.ZoneArrays({"text": np.array(texts, dtype=object)}).years(), expected)
 
 
 def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
@@ -147,6 +159,44 @@ def test_layout_features_equal_per_text_reference(seed):
     assert list(table.columns) == list(LAYOUT_FEATURES)
     expected = reference_layout(zones)
     pd.testing.assert_frame_equal(table[expected.columns], expected, check_dtype=False)
+
+
+def test_layout_features_of_columns_equal_those_of_the_frame():
+    rng = random.Random(3)
+    zones = frame_of([random_text(rng) for _ in range(40)]).assign(page=[rng.choice("pq") for _ in range(40)])
+    columns = {name: zones[name].to_numpy() for name in zones}
+    np.testing.assert_array_equal(features.ZoneArrays(columns).layout(LAYOUT_FEATURES), layout_features(zones).to_numpy())
+
+
+def reference_merge(zones: pd.DataFrame, units: np.ndarray) -> pd.DataFrame:
+    """:func:`merge_units` with pandas, unit by unit."""
+    rows = []
+    for unit in range(units.max() + 1):
+        members = zones[units == unit]
+        lead = members.iloc[int(np.argmax(members["text"].str.len().to_numpy()))]
+        right, bottom = (members["x"] + members["w"]).max(), (members["y"] + members["h"]).max()
+        row = lead.to_dict() | {"text": " ".join(members["text"]), "x": members["x"].min(), "y": members["y"].min()}
+        row |= {"w": right - row["x"], "h": bottom - row["y"]}
+        rows.append(row | {c: float(members[c].sum()) for c in ("link_chars", "sup_chars", "italic_chars")})
+    return pd.DataFrame(rows, columns=zones.columns)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_merged_line_units_equal_a_pandas_reference(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 40))
+    zones = pd.DataFrame({
+        "text": [" ".join(["ab", "c", "defg", "1,2"][:int(k)]) for k in rng.integers(0, 5, n)],
+        "x": np.arange(n) % 3 * 30.0 + rng.choice([0.0, 10.0, 200.0], n), "y": np.arange(n) // 3 * 10.0,
+        "w": rng.choice([20.0, 25.0], n), "h": rng.choice([9.0, 12.0, 20.0], n), "font_size": rng.choice([10.0, 16.0], n),
+        "font_weight": 400, "link_chars": rng.integers(0, 3, n), "sup_chars": 1, "italic_chars": 0,
+        "page": np.where(rng.random(n) < 0.15, "q", "p"), "label": rng.choice(["title", "other"], n),
+    })
+    units = line_units(zones)
+    expected = reference_merge(zones.iloc[np.argsort(units, kind="stable")].reset_index(drop=True), np.sort(units))
+    merged = pd.DataFrame(merge_units(zones, units))
+    pd.testing.assert_frame_equal(merged, expected, check_dtype=False)
+    assert n < 10 or len(merged) < n  # fragments did merge
 
 
 def test_layout_table_covers_every_feature_and_page_codes_equal_factorize():
@@ -198,11 +248,29 @@ def test_svm_log_likelihood_equals_predict_proba_of_the_feature_matrix():
     np.testing.assert_allclose(em.log_likelihood(zones), expected, atol=1e-12)
 
 
+def test_svm_dense_block_equals_layout_and_field_scores_counted_apart():
+    collections = pd.DataFrame({"field": ["title", "authors", "affiliations", "abstract", "references", "other"] * 2,
+                                "text": TRAIN_TEXTS[:12]})
+    em = SVMEmission(max_per_label=None, calibration_cv=2).fit(frame_of(TRAIN_TEXTS), TRAIN_STATES, collections)
+    featurizer, zones = em.featurizer_, frame_of(TEST_TEXTS + TRAIN_TEXTS[:6], seed=2)
+    words, dense = featurizer.transform_blocks(zones)
+    layout = layout_features(zones)[list(featurizer.layout)].to_numpy(copy=True)
+    logged = [i for i, name in enumerate(featurizer.layout) if name in ("n_words", "left", "top", "height", "width",
+                                                                        "years", "lines", "chars")]
+    layout[:, logged] = np.log1p(layout[:, logged])
+    expected = featurizer.scaler_.transform(np.hstack([layout, featurizer.field_words_.scores(zones)]))
+    np.testing.assert_allclose(dense, expected, atol=1e-12)
+    np.testing.assert_allclose(words.toarray(), featurizer.words_.transform(zones["text"]).toarray(), atol=1e-12)
+
+
 def test_vocabulary_index_is_cached_per_fit_and_never_pickled():
     em = NaiveBayesEmission(n_bins=2).fit(frame_of(TRAIN_TEXTS), TRAIN_STATES)
     size = len(pickle.dumps(em))
     index = vocabulary_index(em.vocabulary_)
     assert vocabulary_index(em.vocabulary_) is index
+    other = CountVectorizer(analyzer=tokenize).fit(TEST_TEXTS)
+    union = vocabulary_index(other, em.vocabulary_)
+    assert vocabulary_index(other, em.vocabulary_) is union and union.sizes == (len(other.vocabulary_), index.size)
     copy = pickle.loads(pickle.dumps(em))
     assert vocabulary_index(copy.vocabulary_) is not index
     np.testing.assert_array_equal(copy.log_likelihood(frame_of(TEST_TEXTS)), em.log_likelihood(frame_of(TEST_TEXTS)))
@@ -229,6 +297,44 @@ def test_hmm_passes_equal_hmmlearn_public_methods(seed):
     assert model.decode(log_emission)[0] == log_prob
     np.testing.assert_array_equal(model.decode(log_emission)[1], path)
     np.testing.assert_allclose(model.posteriors(log_emission), reference.score_samples(X)[1], atol=1e-12)
+
+
+def log_space_posteriors(model: ArticleHMM, log_emission: np.ndarray) -> np.ndarray:
+    reference = _PublicHMM(n_components=N_STATES, implementation="log")
+    reference.startprob_, reference.transmat_ = model.startprob_, model.transmat_
+    return reference.score_samples(model._observations(log_emission))[1]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_scaled_posteriors_equal_log_space_ones_or_step_aside(seed):
+    rng = np.random.default_rng(seed)
+    model = random_fitted_model(rng, topology=str(rng.choice(["strict", "interleaved"])), gap_self_loop=0.6)
+    n = int(rng.integers(1, 300))
+    scale = [1.0, 5.0, 30.0, 300.0, 3000.0][seed % 5]  # 300 and more: emissions spanning far past the floor
+    log_emission = rng.normal(scale=scale, size=(n, N_STATES))
+    scaled = model._scaled_posteriors(model._observations(log_emission))
+    if scale <= 30:  # the common case takes the fast path
+        assert scaled is not None
+    if scaled is not None:
+        np.testing.assert_allclose(scaled, log_space_posteriors(model, log_emission), atol=1e-10)
+    np.testing.assert_allclose(model.posteriors(log_emission), log_space_posteriors(model, log_emission), atol=1e-10)
+
+
+def test_scaled_posteriors_step_aside_where_the_floor_or_underflow_would_show():
+    model = ArticleHMM(topology="interleaved", gap_self_loop=0.6).fit(
+        [labels_to_states(["other", "title", "authors", "abstract", "references", "references", "other"])] * 3)
+    s = {state: STATES.index(state) for state in STATES}
+    # the best state of the second zone is out of reach; the two reachable ones lie below the floor
+    floored = np.full((2, N_STATES), -np.inf)
+    floored[0, s["References"]] = 0.0
+    floored[1, [s["Title"], s["References"], s["BR"]]] = [0.0, -650.0, -700.0]
+    # PreTitle's forward mass underflows while references-like zones pass; title-like zones then need it
+    lost = np.full((70, N_STATES), -30.0)
+    lost[:30, s["References"]] = 0.0
+    lost[30:, s["Title"]] = 0.0
+    for log_emission in (floored, lost):
+        assert model._scaled_posteriors(model._observations(log_emission)) is None
+        np.testing.assert_allclose(model.posteriors(log_emission), log_space_posteriors(model, log_emission), atol=1e-10)
 
 
 def test_hmm_still_rejects_impossible_emissions():
