@@ -25,6 +25,7 @@ from scilabel import features
 from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.features import (LAYOUT_FEATURES, TokenIndex, layout_features, page_codes, term_counts, tokenize,
                                vocabulary_index)
+from scilabel.featurizer import _LOG_SCALED
 from scilabel.hmm import N_STATES, ArticleHMM
 from scilabel.labels import STATES, labels_to_states
 from scilabel.lines import line_units, merge_units
@@ -255,8 +256,7 @@ def test_svm_dense_block_equals_layout_and_field_scores_counted_apart():
     featurizer, zones = em.featurizer_, frame_of(TEST_TEXTS + TRAIN_TEXTS[:6], seed=2)
     words, dense = featurizer.transform_blocks(zones)
     layout = layout_features(zones)[list(featurizer.layout)].to_numpy(copy=True)
-    logged = [i for i, name in enumerate(featurizer.layout) if name in ("n_words", "left", "top", "height", "width",
-                                                                        "years", "lines", "chars")]
+    logged = [i for i, name in enumerate(featurizer.layout) if name in _LOG_SCALED]
     layout[:, logged] = np.log1p(layout[:, logged])
     expected = featurizer.scaler_.transform(np.hstack([layout, featurizer.field_words_.scores(zones)]))
     np.testing.assert_allclose(dense, expected, atol=1e-12)
