@@ -392,8 +392,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--emission", choices=("nb", "svm"), default="nb")
     p.add_argument("--collections", type=Path,
                    help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
-    p.add_argument("--topology", choices=("interleaved", "strict"), default="interleaved",
-                   help="HMM links: the paper's Figure 1 (strict) or with authors and affiliations alternating (default)")
+    p.add_argument("--topology", choices=("late_affiliations", "interleaved", "strict"), default="late_affiliations",
+                   help="HMM links: the paper's Figure 1 (strict), with authors and affiliations alternating "
+                        "(interleaved), and also affiliations after the abstract (late_affiliations, the default)")
     p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
     p.add_argument("--workers", type=int, default=2, help="rendering processes for datasets not yet rendered")
     p.set_defaults(func=cmd_train)

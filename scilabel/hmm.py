@@ -48,8 +48,15 @@ _GAP: dict[str, str] = {
 #: Links the ``"interleaved"`` topology adds to the strict one: authors and affiliations may alternate
 #: (name, affiliation, name ...), also with an ``other`` zone (e-mail, separator) after the affiliation.
 INTERLEAVED_LINKS: tuple[tuple[str, str], ...] = (("Affiliations", "Authors"), ("BAAH", "Authors"))
+#: Links the ``"late_affiliations"`` topology adds to the interleaved one: affiliations may also follow
+#: the abstract (title, authors, abstract, affiliations, as repository records and some publishers order them).
+LATE_AFFILIATION_LINKS: tuple[tuple[str, str], ...] = (("Abstract", "Affiliations"), ("BARH", "Affiliations"))
 #: Topology name -> links added to Figure 1.
-TOPOLOGIES: dict[str, tuple[tuple[str, str], ...]] = {"strict": (), "interleaved": INTERLEAVED_LINKS}
+TOPOLOGIES: dict[str, tuple[tuple[str, str], ...]] = {
+    "strict": (),
+    "interleaved": INTERLEAVED_LINKS,
+    "late_affiliations": INTERLEAVED_LINKS + LATE_AFFILIATION_LINKS,
+}
 
 
 def _allowed_transitions(topology: str = "strict") -> np.ndarray:
@@ -157,8 +164,9 @@ class ArticleHMM(BaseEstimator):
         Pseudo-count added to every allowed transition and start state (never to
         disallowed ones, which keep probability exactly 0).
     topology
-        ``"strict"`` (Figure 1 of the paper) or ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`:
-        authors and affiliations may alternate).
+        ``"strict"`` (Figure 1 of the paper), ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`:
+        authors and affiliations may alternate) or ``"late_affiliations"`` (also
+        :data:`LATE_AFFILIATION_LINKS`: affiliations may follow the abstract).
     gap_self_loop
         ``None`` keeps every counted self-loop (the paper). A probability p gives every gap state
         (:data:`GAP_STATES`) the self-loop p, its exits keeping their counted proportions of 1 - p:

@@ -64,15 +64,17 @@ class ZoneLabeler(BaseEstimator):
     emission : "nb" (the paper's Naive Bayes), "svm", or an unfitted emission estimator
     sequence : decode with the HMM (True) or label each zone independently (False, the ablation)
     smoothing : pseudo-count on allowed HMM transitions
-    topology : HMM links, "interleaved" (Figure 1 of the paper plus affiliations -> authors, so that
-        name, affiliation, name ... bylines decode; see :class:`ArticleHMM`) or "strict" (Figure 1)
+    topology : HMM links (:class:`ArticleHMM`): "late_affiliations" (Figure 1 of the paper plus
+        affiliations -> authors, so that name, affiliation, name ... bylines decode, and abstract ->
+        affiliations, for affiliations listed after the abstract), "interleaved" (without the latter)
+        or "strict" (Figure 1)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
-                 smoothing: float = 1.0, topology: str = "interleaved", merge_lines: bool = True,
+                 smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6):
         self.emission = emission
         self.sequence = sequence

@@ -25,7 +25,7 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
-                  topology: str = "interleaved", split: str = "train", workers: int = 2) -> ZoneLabeler:
+                  topology: str = "late_affiliations", split: str = "train", workers: int = 2) -> ZoneLabeler:
     """Fit a labeller on the ``split`` pages of the datasets and save it with its model card."""
     for folder in datasets:
         ensure_rendered(folder, workers)

@@ -15,6 +15,7 @@ from scilabel.hmm import (
     ALLOWED_START,
     ALLOWED_TRANSITIONS,
     INTERLEAVED_LINKS,
+    LATE_AFFILIATION_LINKS,
     N_STATES,
     GAP_STATES,
     ArticleHMM,
@@ -126,18 +127,37 @@ def test_interleaved_topology_adds_only_the_author_affiliation_loops():
         ArticleHMM(topology="loopy").fit(HAND_SEQUENCES)
 
 
-def test_interleaved_topology_learns_and_decodes_alternating_front_matter():
-    page = ["other", "title", "authors", "affiliations", "authors", "affiliations", "other", "authors",
-            "affiliations", "other", "abstract", "other"]
+def test_late_affiliations_topology_adds_only_abstract_to_affiliation_links():
+    interleaved = ArticleHMM(smoothing=0.0, topology="interleaved").fit(HAND_SEQUENCES)
+    late = ArticleHMM(smoothing=0.0, topology="late_affiliations").fit(HAND_SEQUENCES)
+    added = {(STATES[i], STATES[j]) for i, j in np.argwhere(late.allowed_transitions_ & ~interleaved.allowed_transitions_)}
+    assert added == set(LATE_AFFILIATION_LINKS) == {("Abstract", "Affiliations"), ("BARH", "Affiliations")}
+    assert not (interleaved.allowed_transitions_ & ~late.allowed_transitions_).any()
+
+
+#: Pages only a topology's added links decode: (topology, the one it extends, page, transitions dropped
+#: by the narrower one).
+_ADDED_LINK_PAGES = [
+    ("interleaved", "strict", ["other", "title", "authors", "affiliations", "authors", "affiliations", "other",
+                               "authors", "affiliations", "other", "abstract", "other"], 2),
+    ("late_affiliations", "interleaved", ["other", "title", "authors", "abstract", "abstract", "affiliations",
+                                          "affiliations", "other", "references", "other", "references"], 1),
+    ("late_affiliations", "interleaved", ["other", "title", "authors", "abstract", "other", "affiliations",
+                                          "other", "references"], 1),
+]
+
+
+@pytest.mark.parametrize(("topology", "narrower", "page", "dropped"), _ADDED_LINK_PAGES)
+def test_added_links_learn_and_decode_their_pages(topology, narrower, page, dropped):
     sequences = [labels_to_states(page)] + [labels_to_states(p) for p in TRAINING_PAGES]
-    strict = ArticleHMM().fit(sequences)
-    interleaved = ArticleHMM(topology="interleaved").fit(sequences)
-    assert strict.n_dropped_transitions_ == 2 and interleaved.n_dropped_transitions_ == 0
+    wide = ArticleHMM(topology=topology).fit(sequences)
+    narrow = ArticleHMM(topology=narrower).fit(sequences)
+    assert narrow.n_dropped_transitions_ == dropped and wide.n_dropped_transitions_ == 0
     log_emission = np.array([[0.0 if STATE_LABEL[s] == lab else -20.0 for s in STATES] for lab in page])
-    _, path = interleaved.decode(log_emission)
+    _, path = wide.decode(log_emission)
     assert indices_to_states(path) == labels_to_states(page)
-    _, strict_path = strict.decode(log_emission)
-    assert [STATE_LABEL[STATES[i]] for i in strict_path] != page  # the strict chain cannot go back
+    _, narrow_path = narrow.decode(log_emission)
+    assert [STATE_LABEL[STATES[i]] for i in narrow_path] != page  # the narrower chain cannot go back
 
 
 def test_out_of_order_pages_produce_disallowed_transitions():
@@ -317,7 +337,7 @@ def test_posteriors_equal_brute_force_marginals(n, seed, gap_self_loop):
     assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
 
 
-@pytest.mark.parametrize("topology", ["strict", "interleaved"])
+@pytest.mark.parametrize("topology", ["strict", "interleaved", "late_affiliations"])
 @pytest.mark.parametrize("seed", range(40))
 def test_no_disallowed_transition_is_decoded(seed, topology):
     rng = np.random.default_rng(seed)
