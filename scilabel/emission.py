@@ -35,6 +35,8 @@ from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, derived, layout
 from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
 
 N_STATES = len(STATES)
+#: SVM log-likelihood of the states of a label no training zone had.
+_UNSEEN_LABEL = np.log(1e-9)
 #: Field collection -> HMM state whose word model the collection feeds.
 COLLECTION_STATES = {field: LABEL_STATE[field] for field in ("title", "authors", "affiliations", "abstract", "references")}
 
@@ -131,11 +133,14 @@ class SVMEmission(BaseEstimator):
     class_weight : passed to the SVM ("balanced" lifts rare labels)
     max_per_label : train on at most this many zones of each label (a seeded sample; None: all)
     random_state : seed of that sample and of the SVM solver
+    min_proba : label probabilities are floored here before they become likelihoods, so that a calibrated
+        "surely not" (a structured abstract's "Methods ..." paragraph) costs the HMM at most
+        -log(min_proba) nats and the path can still carry a component through it
     """
 
     def __init__(self, C: float = 0.1, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
                  calibrate_across: str | None = "group", class_weight: str | None = None,
-                 max_per_label: int | None = 15000, random_state: int = 0):
+                 max_per_label: int | None = 15000, random_state: int = 0, min_proba: float = 1e-4):
         self.C = C
         self.layout = layout
         self.calibration_cv = calibration_cv
@@ -143,6 +148,7 @@ class SVMEmission(BaseEstimator):
         self.class_weight = class_weight
         self.max_per_label = max_per_label
         self.random_state = random_state
+        self.min_proba = min_proba
 
     def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> SVMEmission:
         """Fit on zones and their states (the SVM learns labels); ``collections`` (field, text) add the
@@ -226,9 +232,9 @@ class SVMEmission(BaseEstimator):
         n_words = words.shape[1]
         scores = words @ self.coef_[:n_words] + layout @ self.coef_[n_words:] + self.intercept_
         proba = self._calibrated(scores)
-        scaled = np.log(np.clip(proba, 1e-9, None)) - self.label_log_prior_
+        scaled = np.log(np.clip(proba, self.min_proba, None)) - self.label_log_prior_
         cols = self.state_columns_
-        return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], np.log(1e-9))
+        return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], _UNSEEN_LABEL)
 
 
 EMISSIONS = {"nb": NaiveBayesEmission, "svm": SVMEmission}

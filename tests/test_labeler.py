@@ -113,6 +113,20 @@ def test_svm_emission_fits_and_decodes(pages):
     assert (labeler.predict(pages) == pages["label"].to_numpy()).mean() > 0.95
 
 
+def test_svm_probability_floor_bounds_the_veto_and_leaves_the_rest(pages):
+    labeler = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_proba=1e-9)).fit(pages)
+    em = labeler.emission_
+    strict = em.log_likelihood(pages)
+    seen = em.state_columns_ >= 0
+    floor = np.log(1e-2) - em.label_log_prior_[em.state_columns_[seen]]
+    assert (strict[:, seen] < floor).any()  # the calibrated SVM is surer than the floor somewhere
+    floored = em.set_params(min_proba=1e-2).log_likelihood(pages)
+    assert (floored[:, seen] >= floor - 1e-12).all()
+    above = strict[:, seen] >= floor
+    np.testing.assert_array_equal(floored[:, seen][above], strict[:, seen][above])
+    np.testing.assert_array_equal(floored[:, ~seen], strict[:, ~seen])
+
+
 def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
     families = pages.assign(publisher="pub" + pages["page"].astype("category").cat.codes.mod(3).astype(str))
     grouped = ZoneLabeler(emission=SVMEmission(calibrate_across="publisher")).fit(families)
