@@ -134,8 +134,8 @@ class SVMEmission(BaseEstimator):
     max_per_label : train on at most this many zones of each label (a seeded sample; None: all)
     random_state : seed of that sample and of the SVM solver
     min_proba : label probabilities are floored here before they become likelihoods, so that a calibrated
-        "surely not" (a structured abstract's "Methods ..." paragraph) costs the HMM at most
-        -log(min_proba) nats and the path can still carry a component through it
+        "surely not" (a paragraph of a component that reads like body text) costs the HMM at most
+        -log(min_proba) nats and the path can still carry the component through it
     """
 
     def __init__(self, C: float = 0.1, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
@@ -149,6 +149,10 @@ class SVMEmission(BaseEstimator):
         self.max_per_label = max_per_label
         self.random_state = random_state
         self.min_proba = min_proba
+
+    def __setstate__(self, state: dict) -> None:
+        # models pickled before ``min_proba`` existed floored at 1e-9: they keep doing so
+        super().__setstate__({"min_proba": 1e-9, **state})
 
     def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> SVMEmission:
         """Fit on zones and their states (the SVM learns labels); ``collections`` (field, text) add the

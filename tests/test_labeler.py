@@ -127,6 +127,16 @@ def test_svm_probability_floor_bounds_the_veto_and_leaves_the_rest(pages):
     np.testing.assert_array_equal(floored[:, ~seen], strict[:, ~seen])
 
 
+def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
+    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_proba=1e-9)).fit(pages).emission_
+    old = dict(em.__getstate__())
+    del old["min_proba"]
+    restored = SVMEmission.__new__(SVMEmission)
+    restored.__setstate__(old)
+    assert restored.min_proba == 1e-9
+    np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
+
+
 def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
     families = pages.assign(publisher="pub" + pages["page"].astype("category").cat.codes.mod(3).astype(str))
     grouped = ZoneLabeler(emission=SVMEmission(calibrate_across="publisher")).fit(families)
