@@ -28,8 +28,9 @@ from sklearn.preprocessing import KBinsDiscretizer
 from scilabel.corpus.dataset import load_zones
 from scilabel.evaluation import evaluate
 from scilabel.featurizer import ZoneFeaturizer
-from scilabel.features import ZONE_COLUMNS, tokenize
+from scilabel.features import tokenize
 from scilabel.hmm import ALLOWED_START, _allowed_transitions
+from scilabel.labeler import _columns
 from scilabel.labels import STATE_LABEL, STATES, labels_to_states
 from scilabel.lines import line_units, merge_units
 from scilabel.persistence import default_model_path, load_model
@@ -48,7 +49,7 @@ class LineUnitCRF:
 
     @staticmethod
     def _units(page: pd.DataFrame) -> tuple[np.ndarray, pd.DataFrame]:
-        columns = {c: page[c].to_numpy() for c in (*ZONE_COLUMNS, "label") if c in page}
+        columns = _columns(page, keep=("label",))
         units = line_units(columns)
         return units, pd.DataFrame(merge_units(columns, units))
 

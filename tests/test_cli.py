@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from scilabel.cli import main
+from scilabel.cli import build_parser, main
+from scilabel.hmm import TOPOLOGIES
 from scilabel.labels import LABELS
 from scilabel.render import Renderer
 from scilabel.zones import collect_zones
@@ -202,3 +203,13 @@ def test_affiliation_markers_are_removed():
 
     assert affiliation_texts(["1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2", "Dept E, 12 Road"]) == [
         "Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
+
+
+def test_train_offers_every_hmm_topology():
+    parse = build_parser().parse_args
+    base = ["train", "--data", "d", "--out", "m.joblib"]
+    assert parse(base).topology == "late_affiliations"
+    for name in TOPOLOGIES:
+        assert parse([*base, "--topology", name]).topology == name
+    with pytest.raises(SystemExit):
+        parse([*base, "--topology", "loopy"])

@@ -18,6 +18,7 @@ from scilabel.hmm import (
     LATE_AFFILIATION_LINKS,
     N_STATES,
     GAP_STATES,
+    TOPOLOGIES,
     ArticleHMM,
     indices_to_states,
     states_to_indices,
@@ -337,7 +338,7 @@ def test_posteriors_equal_brute_force_marginals(n, seed, gap_self_loop):
     assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
 
 
-@pytest.mark.parametrize("topology", ["strict", "interleaved", "late_affiliations"])
+@pytest.mark.parametrize("topology", list(TOPOLOGIES))
 @pytest.mark.parametrize("seed", range(40))
 def test_no_disallowed_transition_is_decoded(seed, topology):
     rng = np.random.default_rng(seed)

@@ -26,7 +26,7 @@ from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.features import (LAYOUT_FEATURES, TokenIndex, layout_features, page_codes, term_counts, tokenize,
                                vocabulary_index)
 from scilabel.featurizer import _LOG_SCALED
-from scilabel.hmm import N_STATES, ArticleHMM
+from scilabel.hmm import N_STATES, TOPOLOGIES, ArticleHMM
 from scilabel.labels import STATES, labels_to_states
 from scilabel.lines import line_units, merge_units
 from tests.test_hmm import random_fitted_model
@@ -308,7 +308,7 @@ def log_space_posteriors(model: ArticleHMM, log_emission: np.ndarray) -> np.ndar
 @pytest.mark.parametrize("seed", range(30))
 def test_scaled_posteriors_equal_log_space_ones_or_step_aside(seed):
     rng = np.random.default_rng(seed)
-    model = random_fitted_model(rng, topology=str(rng.choice(["strict", "interleaved", "late_affiliations"])), gap_self_loop=0.6)
+    model = random_fitted_model(rng, topology=str(rng.choice(list(TOPOLOGIES))), gap_self_loop=0.6)
     n = int(rng.integers(1, 300))
     scale = [1.0, 5.0, 30.0, 300.0, 3000.0][seed % 5]  # 300 and more: emissions spanning far past the floor
     log_emission = rng.normal(scale=scale, size=(n, N_STATES))
