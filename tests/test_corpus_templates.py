@@ -65,15 +65,18 @@ def test_family_gold(family: str, articles: list[Article]) -> None:
         assert page.startswith("<!DOCTYPE html>") and doc.find("head/style") is not None
         assert not EXTERNAL.search(page), "page references an external resource"
         labels = {e.get("data-scilabel") for e in doc.xpath("//*[@data-scilabel]")}
-        assert labels <= set(MAJOR_LABELS)
+        assert labels <= {*MAJOR_LABELS, "other"}
 
         titles = labelled(doc, "title")
         assert len(titles) == 1 and norm(titles[0].text_content()) == article.title
 
-        # every reference exactly once, nothing else labelled inside a reference
+        # every reference exactly once; inside a reference only its look-up links are labelled
+        # (``other``, and no part of the entry)
         ref_ids = [e.get("data-scilabel-ref") for e in labelled(doc, "references")]
         assert sorted(ref_ids) == sorted(r.ref_id for r in article.references)
-        assert not doc.xpath('//*[@data-scilabel="references"]//*[@data-scilabel]')
+        for inner in doc.xpath('//*[@data-scilabel="references"]//*[@data-scilabel]'):
+            assert inner.get("data-scilabel") == "other" and inner.get("data-scilabel-ref") == ""
+            assert set(norm(inner.text_content()).split()) <= {"[PubMed]", "[CrossRef]", "Google", "Scholar"}
         assert len(labelled(doc, "references_heading")) <= 1
 
         # in-text citations point at existing references; the page keeps all of them

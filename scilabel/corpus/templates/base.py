@@ -75,6 +75,12 @@ def ref_attrs(ref: Reference) -> str:
     return f'{lab("references")} data-scilabel-ref="{esc(ref.ref_id)}"'
 
 
+def ref_links_attrs() -> str:
+    """Attribute string for a reference's look-up links set on a line of their own inside the
+    entry: they are ``other`` and no part of the reference, as real pages' gold has them."""
+    return f'{lab("other")} data-scilabel-ref=""'
+
+
 def cite_attrs(ref_ids: Sequence[str]) -> str:
     return f' data-scilabel-cite="{esc(" ".join(ref_ids))}"'
 

@@ -20,6 +20,7 @@ from scilabel.corpus.templates.base import (
     lab,
     page,
     ref_attrs,
+    ref_links_attrs,
 )
 from scilabel.corpus.templates.body import (
     BodySpec,
@@ -222,7 +223,7 @@ class BootstrapCards(Family):
         items = []
         for i, ref in enumerate(article.references, 1):
             badge = f'<span class="badge">{i}</span>' if citer.numbered_references else ""
-            links = f'<span class="refl">{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
+            links = f'<span class="refl"{ref_links_attrs()}>{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
             text = reference_html(ref, opt.ref_style, opt.ref_fields)
             items.append(f'<li class="list-group-item" id="ref-{i}"{ref_attrs(ref)}>{badge}{text}{links}</li>\n')
         header = (

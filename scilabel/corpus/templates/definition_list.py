@@ -24,6 +24,7 @@ from scilabel.corpus.templates.base import (
     needs_markers,
     page,
     ref_attrs,
+    ref_links_attrs,
 )
 from scilabel.corpus.templates.body import BodySpec, render_body, render_footnotes
 from scilabel.corpus.templates.citations import Citer, reference_html, reference_links
@@ -207,7 +208,7 @@ class DefinitionList(Family):
             return ""
         rows = []
         for i, ref in enumerate(article.references, 1):
-            links = f'<div class="c-ref-links">{reference_links(ref)}</div>' if opt.ref_links != "none" else ""
+            links = f'<div class="c-ref-links"{ref_links_attrs()}>{reference_links(ref)}</div>' if opt.ref_links != "none" else ""
             num = f"{i}." if citer.numbered_references else ""
             rows.append(
                 f'<div id="ref-{i}"{ref_attrs(ref)}><dt>{num}</dt><dd>'

@@ -20,6 +20,7 @@ from scilabel.corpus.templates.base import (
     lab,
     page,
     ref_attrs,
+    ref_links_attrs,
 )
 from scilabel.corpus.templates.body import BodySpec, render_abstract, render_body, section_titles
 from scilabel.corpus.templates.citations import Citer, reference_html, reference_links
@@ -239,7 +240,7 @@ class DivSoup(Family):
         for i, ref in enumerate(article.references, 1):
             num = f'<div class="ref__num">{i}.</div>' if citer.numbered_references else ""
             links = reference_links(ref)
-            inline = f'<div class="ref__links">{links}</div>' if opt.ref_links == "inline" else ""
+            inline = f'<div class="ref__links"{ref_links_attrs()}>{links}</div>' if opt.ref_links == "inline" else ""
             rows.append(
                 f'<div class="ref" id="ref-{i}"{ref_attrs(ref)}>{num}<div class="ref__content">'
                 f"{reference_html(ref, opt.ref_style, opt.ref_fields)}{inline}</div></div>\n"

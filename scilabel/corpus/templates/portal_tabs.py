@@ -21,6 +21,7 @@ from scilabel.corpus.templates.base import (
     lab,
     page,
     ref_attrs,
+    ref_links_attrs,
 )
 from scilabel.corpus.templates.body import (
     BodySpec,
@@ -248,7 +249,7 @@ class PortalTabs(Family):
         items = []
         for i, ref in enumerate(article.references, 1):
             label = f'<span class="label">[{i}]</span>' if citer.numbered_references else ""
-            links = f'<span class="ref-links">{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
+            links = f'<span class="ref-links"{ref_links_attrs()}>{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
             items.append(
                 f'<li id="ref-{i}"{ref_attrs(ref)}>{label}<span class="reference">'
                 f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</span>{links}</li>\n"
