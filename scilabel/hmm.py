@@ -175,6 +175,11 @@ class ArticleHMM(BaseEstimator):
         far longer navigation and body text, and without this the absorbing AR state (which costs
         nothing per zone) pulls the path into it at the first reference-like zone. AR pays log p per
         zone too, added to its log-emissions because hmmlearn needs stochastic rows.
+    br_self_loop
+        ``None`` keeps BR's counted self-loop. A probability p gives BR (the ``other`` lines between
+        references) the self-loop p, its exits keeping their proportions: the training pages put at
+        most one look-up line between two references, real pages several ("Google Scholar",
+        "View Article", "PubMed"), and with the counted loop the path left the list for AR at them.
 
     Attributes
     ----------
@@ -193,10 +198,16 @@ class ArticleHMM(BaseEstimator):
         Added to every zone's log-emissions: log p on AR under ``gap_self_loop``, else zeros.
     """
 
-    def __init__(self, smoothing: float = 1.0, topology: str = "strict", gap_self_loop: float | None = None) -> None:
+    def __init__(self, smoothing: float = 1.0, topology: str = "strict", gap_self_loop: float | None = None,
+                 br_self_loop: float | None = None) -> None:
         self.smoothing = smoothing
         self.topology = topology
         self.gap_self_loop = gap_self_loop
+        self.br_self_loop = br_self_loop
+
+    def __setstate__(self, state: dict) -> None:
+        # models pickled before ``br_self_loop`` existed kept BR's counted loop
+        super().__setstate__({"br_self_loop": None, **state})
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""
@@ -223,8 +234,10 @@ class ArticleHMM(BaseEstimator):
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)
         if n_sequences == 0:
             raise ValueError("fit needs at least one non-empty state sequence")
-        if self.gap_self_loop is not None and not 0 < self.gap_self_loop < 1:
-            raise ValueError(f"gap_self_loop must be None or in (0, 1), got {self.gap_self_loop!r}")
+        for name in ("gap_self_loop", "br_self_loop"):
+            p = getattr(self, name)
+            if p is not None and not 0 < p < 1:
+                raise ValueError(f"{name} must be None or in (0, 1), got {p!r}")
         if n_dropped:
             _log.warning("dropped %d transitions not allowed by the topology "
                          "(components out of order)", n_dropped)
@@ -233,22 +246,25 @@ class ArticleHMM(BaseEstimator):
         self.transmat_ = _normalise_rows(trans_counts + self.smoothing * allowed, allowed)
         self.log_emission_offset_ = np.zeros(N_STATES)
         if self.gap_self_loop is not None:
-            self._tie_gap_self_loops(self.gap_self_loop)
+            for state in GAP_STATES:
+                self._set_self_loop(state, self.gap_self_loop)
+        if self.br_self_loop is not None:
+            self._set_self_loop("BR", self.br_self_loop)
         self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences
         self.n_dropped_transitions_ = n_dropped
         return self
 
-    def _tie_gap_self_loops(self, p: float) -> None:
-        for state in GAP_STATES:
-            i = STATE_INDEX[state]
-            exits = self.transmat_[i].copy()
-            exits[i] = 0.0
-            if exits.sum() > 0:
-                self.transmat_[i] = exits * (1 - p) / exits.sum()
-                self.transmat_[i, i] = p
-            else:  # AR: absorbing
-                self.log_emission_offset_[i] = np.log(p)
+    def _set_self_loop(self, state: str, p: float) -> None:
+        """Give ``state`` the self-loop p, its exits keeping their proportions of 1 - p."""
+        i = STATE_INDEX[state]
+        exits = self.transmat_[i].copy()
+        exits[i] = 0.0
+        if exits.sum() > 0:
+            self.transmat_[i] = exits * (1 - p) / exits.sum()
+            self.transmat_[i, i] = p
+        else:  # AR: absorbing
+            self.log_emission_offset_[i] = np.log(p)
 
     def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
         """Viterbi: the most probable state path and its joint log-probability.

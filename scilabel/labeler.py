@@ -71,17 +71,23 @@ class ZoneLabeler(BaseEstimator):
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
+    br_self_loop : self-loop probability of BR, the lines between references (None: counted)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
-                 gap_self_loop: float | None = 0.6):
+                 gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
         self.topology = topology
         self.merge_lines = merge_lines
         self.gap_self_loop = gap_self_loop
+        self.br_self_loop = br_self_loop
+
+    def __setstate__(self, state: dict) -> None:
+        # models pickled before ``br_self_loop`` existed kept BR's counted loop
+        super().__setstate__({"br_self_loop": None, **state})
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):
@@ -114,7 +120,7 @@ class ZoneLabeler(BaseEstimator):
             sequences.append(page_states)
         self.emission_ = emission.fit(unit_zones, states, collections)
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
-                                gap_self_loop=self.gap_self_loop).fit(sequences)
+                                gap_self_loop=self.gap_self_loop, br_self_loop=self.br_self_loop).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}

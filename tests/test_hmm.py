@@ -272,10 +272,53 @@ def test_gap_self_loop_ties_gap_rows_and_keeps_exit_proportions():
     np.testing.assert_array_equal(tied.startprob_, counted.startprob_)
 
 
+def test_br_self_loop_sets_only_the_br_row():
+    rng = np.random.default_rng(6)
+    pages = [p for p in (labels_to_states(random_page(rng)) for _ in range(30)) if p]
+    counted = ArticleHMM(gap_self_loop=0.6).fit(pages)
+    tied = ArticleHMM(gap_self_loop=0.6, br_self_loop=0.3).fit(pages)
+    br = S["BR"]
+    assert tied.transmat_[br, br] == pytest.approx(0.3)
+    exits, counted_exits = np.delete(tied.transmat_[br], br), np.delete(counted.transmat_[br], br)
+    np.testing.assert_allclose(exits, counted_exits / counted_exits.sum() * 0.7)
+    np.testing.assert_array_equal(np.delete(tied.transmat_, br, axis=0), np.delete(counted.transmat_, br, axis=0))
+    np.testing.assert_array_equal(tied.log_emission_offset_, counted.log_emission_offset_)
+
+
+def test_several_lines_between_references_stay_in_the_list():
+    """Trained on lists with one look-up line between references, a list with three: BR's counted
+    self-loop makes the path leave for AR; a set one keeps it in the list."""
+    page = (["other", "title", "other", "references_heading"]
+            + ["references", "other"] * 10 + ["other"] * 5)
+    pages = [labels_to_states(page)] * 20
+    log_emission = np.zeros((3 + 1 + 10 * 4, N_STATES))
+    log_emission[1, S["Title"]] = 6.0
+    log_emission[3, S["ReferenceHeading"]] = 6.0
+    log_emission[4:, S["References"]] = -8.0  # the emission is sure look-up lines are no references
+    refs = np.arange(4, len(log_emission), 4)
+    log_emission[refs, S["References"]] = 4.0
+    counted = indices_to_states(ArticleHMM(gap_self_loop=0.6).fit(pages).decode(log_emission)[1])
+    tied = indices_to_states(ArticleHMM(gap_self_loop=0.6, br_self_loop=0.4).fit(pages).decode(log_emission)[1])
+    assert [counted[i] for i in refs].count("References") < len(refs)
+    assert all(tied[i] == "References" for i in refs)
+    assert set(tied[5:-1]) <= {"References", "BR"}
+
+
+def test_hmm_pickled_before_br_self_loop_keeps_the_counted_loop():
+    fitted = ArticleHMM().fit([["PreTitle", "Title", "ReferenceHeading", "References", "BR", "References"]])
+    old = dict(fitted.__getstate__())
+    del old["br_self_loop"]
+    restored = ArticleHMM.__new__(ArticleHMM)
+    restored.__setstate__(old)
+    assert restored.get_params()["br_self_loop"] is None
+    np.testing.assert_array_equal(restored.transmat_, fitted.transmat_)
+
+
+@pytest.mark.parametrize("name", ["gap_self_loop", "br_self_loop"])
 @pytest.mark.parametrize("bad", [0.0, 1.0, -0.5, 2.0])
-def test_gap_self_loop_must_be_a_probability(bad):
-    with pytest.raises(ValueError, match="gap_self_loop"):
-        ArticleHMM(gap_self_loop=bad).fit([["PreTitle", "Title"]])
+def test_self_loops_must_be_probabilities(name, bad):
+    with pytest.raises(ValueError, match=name):
+        ArticleHMM(**{name: bad}).fit([["PreTitle", "Title"]])
 
 
 def test_long_gaps_do_not_fall_into_the_absorbing_state():
@@ -451,7 +494,7 @@ def test_clone_and_joblib_round_trip_decode_identically(tmp_path):
     log_emission = np.random.default_rng(7).normal(scale=5.0, size=(50, N_STATES))
 
     cloned = clone(model)
-    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict", "gap_self_loop": None}
+    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict", "gap_self_loop": None, "br_self_loop": None}
     with pytest.raises(NotFittedError):
         cloned.decode(log_emission)
     cloned.fit(pages)

@@ -137,6 +137,16 @@ def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
     np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
 
 
+def test_labeler_pickled_before_br_self_loop_keeps_the_counted_loop(pages):
+    labeler = ZoneLabeler(emission="nb", br_self_loop=None).fit(pages)
+    old = dict(labeler.__getstate__())
+    del old["br_self_loop"]
+    restored = ZoneLabeler.__new__(ZoneLabeler)
+    restored.__setstate__(old)
+    assert restored.get_params()["br_self_loop"] is None
+    np.testing.assert_array_equal(restored.predict(pages), labeler.predict(pages))
+
+
 def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
     families = pages.assign(publisher="pub" + pages["page"].astype("category").cat.codes.mod(3).astype(str))
     grouped = ZoneLabeler(emission=SVMEmission(calibrate_across="publisher")).fit(families)
@@ -161,6 +171,22 @@ def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
     save_model(fitted, tmp_path / "old.joblib", {})
     with pytest.warns(UserWarning, match="saved with"):
         load_model(tmp_path / "old.joblib")
+
+
+def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
+    from scilabel.training import train_labeler
+
+    data = tmp_path / "data"
+    data.mkdir()
+    split = np.where(pages["page"].isin(["p0", "p1"]), "test", "train")
+    pages.assign(split=split, group="fam").to_parquet(data / "zones.parquet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        train_labeler([data], "nb", tmp_path / "m.joblib", topology="interleaved")
+    card = load_model(tmp_path / "m.joblib").model_card_
+    assert card["trained_on"]["pages"] == 28 and card["trained_on"]["groups"] == ["fam"]
+    assert (card["topology"], card["gap_self_loop"], card["br_self_loop"]) == ("interleaved", 0.6, 0.4)
+    assert card["name"] == "m" and card["fit_seconds"] > 0
 
 
 def test_state_mapping_used_for_training():
