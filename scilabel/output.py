@@ -15,25 +15,53 @@ _MARKERS = re.compile(f"[{_MARKER_CHARS}]+")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
 _AFFILIATION_MARKER = re.compile(rf"^\s*(?:[{_MARKER_CHARS}]+|[a-z](?=\s))[\s.,)]*")
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
+#: A caption naming the field at the start of a field's text ("Title:", "Authors:", "By", "Abstract.").
+_CAPTIONS = {
+    "title": re.compile(r"^\s*(?:article\s+)?title\s*[:\uff1a]\s*", re.I),
+    "authors": re.compile(r"^\s*(?:(?:authors?|author\(s\)|contributors?|written\s+by|by)\s*[:\uff1a]|(?i:by)\s+(?=[A-Z]))\s*",
+                          re.I),
+    "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)\s*[:\uff1a]\s*",
+                               re.I),
+    "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
+}
+#: Parts of an author line that are no person's name: an e-mail address (also written "x [at] y"),
+#: a web address, or an institution.
+_NOT_A_NAME = re.compile(r"@|\[at\]|\(at\)|https?:|www\.|orcid|\b(?:universit\w*|institut\w*|college|department|"
+                         r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
+                         r"inc|ltd|gmbh|corporation)\b", re.I)
+
+
+def strip_caption(field: str, text: str) -> str:
+    """``text`` without a leading caption that names ``field`` ("Title:", "Authors:", "By", "Abstract:")."""
+    return _CAPTIONS[field].sub("", text, count=1)
+
+
+def field_text(field: str, texts: list[str], sep: str = " ") -> str | None:
+    """The text of a one-piece field (title, abstract) from its zones: captions stripped, joined by
+    ``sep``; None when nothing is left."""
+    kept = [t for t in (strip_caption(field, text).strip() for text in texts) if t]
+    return sep.join(kept) or None
 
 
 def split_author_names(texts: list[str]) -> list[str]:
-    """Person names from author-zone texts: markers, degrees and separators removed, order kept."""
+    """Person names from author-zone texts: captions, markers, degrees, separators, e-mail and web
+    addresses and institutions removed, order kept, each name once."""
     names: list[str] = []
     for text in texts:
-        for part in _NAME_SPLIT.split(_MARKERS.sub(" ", text)):
+        for part in _NAME_SPLIT.split(_MARKERS.sub(" ", strip_caption("authors", text))):
             name = " ".join(part.split()).strip(" .:")
-            if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name):
+            if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name) \
+                    and not _NOT_A_NAME.search(name):
                 names.append(name)
     return list(dict.fromkeys(names))
 
 
 def affiliation_texts(texts: list[str]) -> list[str]:
-    """Affiliations from affiliation-zone texts: the leading marker ("1", "a", "*") removed, empty
-    texts dropped, order kept."""
+    """Affiliations from affiliation-zone texts: a leading caption ("Affiliations:") and marker ("1",
+    "a", "*") removed, empty texts dropped, order kept."""
     out = []
     for text in texts:
-        text = " ".join(_AFFILIATION_MARKER.sub("", text).split())
+        text = " ".join(_AFFILIATION_MARKER.sub("", strip_caption("affiliations", text)).split())
         if any(c.isalpha() for c in text):
             out.append(text)
     return out
@@ -56,10 +84,10 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
                 labels.labels, labels.states, texts, zones[["x", "y", "w", "h"]].itertuples(index=False), labels.confidence
             )
         ],
-        "title": " ".join(of("title")) or None,
+        "title": field_text("title", of("title")),
         "authors": split_author_names(of("authors")),
         "affiliations": affiliation_texts(of("affiliations")),
-        "abstract": "\n".join(of("abstract")) or None,
+        "abstract": field_text("abstract", of("abstract"), sep="\n"),
         "references": references.references,
         "anchor_format": references.format,
     }

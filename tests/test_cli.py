@@ -198,13 +198,6 @@ def test_structure_command_formats(capsys, tmp_path):
     assert not (tmp_path / "x.xml").exists()
 
 
-def test_affiliation_markers_are_removed():
-    from scilabel.output import affiliation_texts
-
-    assert affiliation_texts(["1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2", "Dept E, 12 Road"]) == [
-        "Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
-
-
 def test_train_offers_every_hmm_topology():
     parse = build_parser().parse_args
     base = ["train", "--data", "d", "--out", "m.joblib"]

@@ -17,7 +17,7 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
-from ..output import affiliation_texts, split_author_names
+from ..output import affiliation_texts, field_text, split_author_names
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, classify_zones, group_blocks, heading_number,
 )
@@ -343,7 +343,7 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
     def of(label: str) -> list[str]:
         return [t for t, lab in zip(texts, labels) if lab == label and t]
 
-    title = " ".join(of("title")) or None
+    title = field_text("title", of("title"))
     kinds = classify_zones(zones, labels)
     for i, kind in enumerate(kinds):  # the title repeated in a page header is not a section
         if kind == "heading" and title and _fold(texts[i]) == _fold(title):

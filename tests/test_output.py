@@ -1,0 +1,38 @@
+"""The article fields of the label record, assembled from the labelled zones' texts."""
+import pytest
+
+from scilabel.output import affiliation_texts, field_text, split_author_names, strip_caption
+
+
+@pytest.mark.parametrize("field,text,expected", [
+    ("title", "Title:Attention Is All You Need", "Attention Is All You Need"),
+    ("title", "Titles of nobility in Europe", "Titles of nobility in Europe"),
+    ("authors", "Authors: A. Roe", "A. Roe"),
+    ("authors", "Author(s): A. Roe", "A. Roe"),
+    ("authors", "By Jane Roe", "Jane Roe"),
+    ("authors", "Byron Smith", "Byron Smith"),
+    ("affiliations", "Author information: Dept A", "Dept A"),
+    ("abstract", "ABSTRACT: We study", "We study"),
+    ("abstract", "Abstract", ""),
+    ("abstract", "Summary statistics were computed", "Summary statistics were computed"),
+])
+def test_strip_caption(field: str, text: str, expected: str) -> None:
+    assert strip_caption(field, text).strip() == expected
+
+
+def test_field_text_joins_what_is_left_after_captions() -> None:
+    assert field_text("abstract", ["Abstract", "We study x.", "More."], sep="\n") == "We study x.\nMore."
+    assert field_text("abstract", ["Abstract:"]) is None
+    assert field_text("title", []) is None
+
+
+def test_author_names_leave_out_addresses_and_institutions() -> None:
+    texts = ["Authors:Ashish Vaswani, Noam Shazeer", "Victoria Van Hyning", "University of Oxford",
+             "victoria [at] zooniverse.org", "jane@uni.edu", "https://orcid.org/0000-0002-1825-0097",
+             "Department of Physics", "Ashish Vaswani", "J. Smith, MD, PhD"]
+    assert split_author_names(texts) == ["Ashish Vaswani", "Noam Shazeer", "Victoria Van Hyning", "J. Smith"]
+
+
+def test_affiliation_captions_and_markers_are_removed() -> None:
+    assert affiliation_texts(["Affiliations: 1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2",
+                              "Dept E, 12 Road"]) == ["Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
