@@ -18,7 +18,7 @@ _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FR
 #: A caption naming the field at the start of a field's text ("Title:", "Authors:", "By", "Abstract.").
 _CAPTIONS = {
     "title": re.compile(r"^\s*(?:article\s+)?title\s*[:\uff1a]\s*", re.I),
-    "authors": re.compile(r"^\s*(?:(?:authors?|author\(s\)|contributors?|written\s+by|by)\s*[:\uff1a]|(?i:by)\s+(?=[A-Z]))\s*",
+    "authors": re.compile(r"^\s*(?:(?:authors?|author\(s\)|contributors?|written\s+by|by)\s*[:\uff1a]|by\s+(?-i:(?=[A-Z])))\s*",
                           re.I),
     "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)\s*[:\uff1a]\s*",
                                re.I),

@@ -11,6 +11,7 @@ from scilabel.output import affiliation_texts, field_text, split_author_names, s
     ("authors", "Author(s): A. Roe", "A. Roe"),
     ("authors", "By Jane Roe", "Jane Roe"),
     ("authors", "Byron Smith", "Byron Smith"),
+    ("authors", "by hand", "by hand"),
     ("affiliations", "Author information: Dept A", "Dept A"),
     ("abstract", "ABSTRACT: We study", "We study"),
     ("abstract", "Abstract", ""),
