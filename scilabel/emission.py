@@ -87,8 +87,9 @@ class NaiveBayesEmission(BaseEstimator):
         layout = self._layout(zones)
         with warnings.catch_warnings():  # quantile bins of discrete or constant features merge: expected
             warnings.filterwarnings("ignore", message=r"(Bins whose width|Feature \d+ is constant)")
+            # quantiles of every unit, not of a random 200,000: the same pages give the same model
             self.bins_ = KBinsDiscretizer(n_bins=self.n_bins, encode="ordinal", strategy="quantile",
-                                          quantile_method="averaged_inverted_cdf").fit(layout)
+                                          quantile_method="averaged_inverted_cdf", subsample=None).fit(layout)
         cats = CategoricalNB(alpha=self.layout_alpha, min_categories=self.n_bins)
         cats.partial_fit(self.bins_.transform(layout).astype(int), y, classes=np.arange(N_STATES))
         self.layout_log_prob_ = cats.feature_log_prob_
