@@ -180,6 +180,13 @@ class ArticleHMM(BaseEstimator):
         references) the self-loop p, its exits keeping their proportions: the training pages put at
         most one look-up line between two references, real pages several ("Google Scholar",
         "View Article", "PubMed"), and with the counted loop the path left the list for AR at them.
+    barh_to_references
+        ``None`` keeps the counted probability of BARH -> References: a reference list that begins
+        in the body, with no heading. A probability p sets it, BARH's self-loop unchanged and its
+        other exits keeping their proportions. The training pages that do this are lists without
+        any heading; at their counted rate a run of citation-like body zones (data-availability
+        entries, numeric table cells) opens the list early, after which the real reference heading
+        can only be read as an entry.
 
     Attributes
     ----------
@@ -199,15 +206,16 @@ class ArticleHMM(BaseEstimator):
     """
 
     def __init__(self, smoothing: float = 1.0, topology: str = "strict", gap_self_loop: float | None = None,
-                 br_self_loop: float | None = None) -> None:
+                 br_self_loop: float | None = None, barh_to_references: float | None = None) -> None:
         self.smoothing = smoothing
         self.topology = topology
         self.gap_self_loop = gap_self_loop
         self.br_self_loop = br_self_loop
+        self.barh_to_references = barh_to_references
 
     def __setstate__(self, state: dict) -> None:
-        # models pickled before ``br_self_loop`` existed kept BR's counted loop
-        super().__setstate__({"br_self_loop": None, **state})
+        # models pickled before these parameters existed kept the counted transitions
+        super().__setstate__({"br_self_loop": None, "barh_to_references": None, **state})
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""
@@ -234,7 +242,7 @@ class ArticleHMM(BaseEstimator):
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)
         if n_sequences == 0:
             raise ValueError("fit needs at least one non-empty state sequence")
-        for name in ("gap_self_loop", "br_self_loop"):
+        for name in ("gap_self_loop", "br_self_loop", "barh_to_references"):
             p = getattr(self, name)
             if p is not None and not 0 < p < 1:
                 raise ValueError(f"{name} must be None or in (0, 1), got {p!r}")
@@ -250,6 +258,8 @@ class ArticleHMM(BaseEstimator):
                 self._set_self_loop(state, self.gap_self_loop)
         if self.br_self_loop is not None:
             self._set_self_loop("BR", self.br_self_loop)
+        if self.barh_to_references is not None:
+            self._set_exit("BARH", "References", self.barh_to_references)
         self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences
         self.n_dropped_transitions_ = n_dropped
@@ -265,6 +275,20 @@ class ArticleHMM(BaseEstimator):
             self.transmat_[i, i] = p
         else:  # AR: absorbing
             self.log_emission_offset_[i] = np.log(p)
+
+    def _set_exit(self, source: str, target: str, p: float) -> None:
+        """Give the link ``source`` -> ``target`` the probability p, the self-loop of ``source``
+        unchanged and its other exits keeping their proportions."""
+        i, j = STATE_INDEX[source], STATE_INDEX[target]
+        stay = self.transmat_[i, i]
+        others = self.transmat_[i].copy()
+        others[[i, j]] = 0.0
+        if p >= 1 - stay or others.sum() == 0:
+            raise ValueError(f"{source} -> {target} = {p} leaves nothing for the other exits of {source} "
+                             f"(self-loop {stay:.3g})")
+        self.transmat_[i] = others * (1 - stay - p) / others.sum()
+        self.transmat_[i, i] = stay
+        self.transmat_[i, j] = p
 
     def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
         """Viterbi: the most probable state path and its joint log-probability.

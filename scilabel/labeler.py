@@ -72,11 +72,14 @@ class ZoneLabeler(BaseEstimator):
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
     br_self_loop : self-loop probability of BR, the lines between references (None: counted)
+    barh_to_references : probability that the reference list begins in the body without a heading
+        (BARH -> References; None: counted)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
-                 gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4):
+                 gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
+                 barh_to_references: float | None = 0.01):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -84,10 +87,11 @@ class ZoneLabeler(BaseEstimator):
         self.merge_lines = merge_lines
         self.gap_self_loop = gap_self_loop
         self.br_self_loop = br_self_loop
+        self.barh_to_references = barh_to_references
 
     def __setstate__(self, state: dict) -> None:
-        # models pickled before ``br_self_loop`` existed kept BR's counted loop
-        super().__setstate__({"br_self_loop": None, **state})
+        # models pickled before these parameters existed kept the counted transitions
+        super().__setstate__({"br_self_loop": None, "barh_to_references": None, **state})
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):
@@ -120,7 +124,8 @@ class ZoneLabeler(BaseEstimator):
             sequences.append(page_states)
         self.emission_ = emission.fit(unit_zones, states, collections)
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
-                                gap_self_loop=self.gap_self_loop, br_self_loop=self.br_self_loop).fit(sequences)
+                                gap_self_loop=self.gap_self_loop, br_self_loop=self.br_self_loop,
+                                barh_to_references=self.barh_to_references).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}

@@ -47,6 +47,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         "topology": topology,
         "gap_self_loop": labeler.gap_self_loop,
         "br_self_loop": labeler.br_self_loop,
+        "barh_to_references": labeler.barh_to_references,
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split,
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,

@@ -285,6 +285,49 @@ def test_br_self_loop_sets_only_the_br_row():
     np.testing.assert_array_equal(tied.log_emission_offset_, counted.log_emission_offset_)
 
 
+def test_barh_to_references_sets_the_link_and_keeps_the_self_loop():
+    rng = np.random.default_rng(8)
+    pages = [p for p in (labels_to_states(random_page(rng)) for _ in range(40)) if p]
+    counted = ArticleHMM(gap_self_loop=0.6).fit(pages)
+    set_ = ArticleHMM(gap_self_loop=0.6, barh_to_references=0.01).fit(pages)
+    barh, refs = S["BARH"], S["References"]
+    assert counted.transmat_[barh, refs] > 0.01
+    assert set_.transmat_[barh, refs] == pytest.approx(0.01)
+    assert set_.transmat_[barh, barh] == pytest.approx(0.6)
+    others, counted_others = (np.delete(m.transmat_[barh], [barh, refs]) for m in (set_, counted))
+    np.testing.assert_allclose(others, counted_others / counted_others.sum() * 0.39)
+    np.testing.assert_array_equal(np.delete(set_.transmat_, barh, axis=0), np.delete(counted.transmat_, barh, axis=0))
+    np.testing.assert_array_equal(set_.startprob_, counted.startprob_)
+
+
+def test_a_citation_like_run_in_the_body_does_not_open_the_list():
+    """A quarter of the training lists begin without a heading. On a page with two citation-like
+    body zones well before the reference heading, the counted link opens the list there and the heading
+    becomes a line between references; at a set 0.01 the path waits for the heading."""
+    headed = ["title", "abstract"] + ["other"] * 10 + ["references_heading"] + ["references"] * 5
+    unheaded = ["title", "abstract"] + ["other"] * 10 + ["references"] * 5
+    pages = [labels_to_states(headed)] * 12 + [labels_to_states(unheaded)] * 4
+    components = [S[s] for s in STATES if s not in GAP_STATES and s != "BR"]
+    log_emission = np.zeros((50, N_STATES))
+    log_emission[:, components] = -6.0
+    log_emission[0, S["Title"]] = 8.0
+    log_emission[1, S["Abstract"]] = 6.0
+    log_emission[20:22, S["References"]] = 8.5
+    log_emission[35, S["ReferenceHeading"]] = 6.0
+    log_emission[36:46, S["References"]] = 4.0
+    fitted = {p: ArticleHMM(gap_self_loop=0.6, br_self_loop=0.4, barh_to_references=p).fit(pages) for p in (None, 0.01)}
+    counted, set_ = (indices_to_states(fitted[p].decode(log_emission)[1]) for p in (None, 0.01))
+    assert counted[20:22] == ["References"] * 2 and counted[35] == "BR"
+    assert set_[20:22] == ["BARH"] * 2 and set_[35] == "ReferenceHeading"
+    assert set_[36:46] == ["References"] * 10
+
+
+def test_barh_to_references_must_leave_room_for_the_other_exits():
+    with pytest.raises(ValueError, match="BARH -> References = 0.5 leaves nothing"):
+        ArticleHMM(gap_self_loop=0.6, barh_to_references=0.5).fit(
+            [["PreTitle", "Title", "BTA", "Abstract", "BARH", "ReferenceHeading", "References"]])
+
+
 def test_several_lines_between_references_stay_in_the_list():
     """Trained on lists with one look-up line between references, a list with three: BR's counted
     self-loop makes the path leave for AR; a set one keeps it in the list."""
@@ -304,17 +347,18 @@ def test_several_lines_between_references_stay_in_the_list():
     assert set(tied[5:-1]) <= {"References", "BR"}
 
 
-def test_hmm_pickled_before_br_self_loop_keeps_the_counted_loop():
-    fitted = ArticleHMM().fit([["PreTitle", "Title", "ReferenceHeading", "References", "BR", "References"]])
+@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references"])
+def test_hmm_pickled_before_a_parameter_keeps_the_counted_transitions(name):
+    fitted = ArticleHMM().fit([["PreTitle", "Title", "BTA", "Abstract", "BARH", "References", "BR", "References"]])
     old = dict(fitted.__getstate__())
-    del old["br_self_loop"]
+    del old[name]
     restored = ArticleHMM.__new__(ArticleHMM)
     restored.__setstate__(old)
-    assert restored.get_params()["br_self_loop"] is None
+    assert restored.get_params()[name] is None
     np.testing.assert_array_equal(restored.transmat_, fitted.transmat_)
 
 
-@pytest.mark.parametrize("name", ["gap_self_loop", "br_self_loop"])
+@pytest.mark.parametrize("name", ["gap_self_loop", "br_self_loop", "barh_to_references"])
 @pytest.mark.parametrize("bad", [0.0, 1.0, -0.5, 2.0])
 def test_self_loops_must_be_probabilities(name, bad):
     with pytest.raises(ValueError, match=name):
@@ -494,7 +538,8 @@ def test_clone_and_joblib_round_trip_decode_identically(tmp_path):
     log_emission = np.random.default_rng(7).normal(scale=5.0, size=(50, N_STATES))
 
     cloned = clone(model)
-    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict", "gap_self_loop": None, "br_self_loop": None}
+    assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict", "gap_self_loop": None,
+                                   "br_self_loop": None, "barh_to_references": None}
     with pytest.raises(NotFittedError):
         cloned.decode(log_emission)
     cloned.fit(pages)

@@ -137,13 +137,14 @@ def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
     np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
 
 
-def test_labeler_pickled_before_br_self_loop_keeps_the_counted_loop(pages):
-    labeler = ZoneLabeler(emission="nb", br_self_loop=None).fit(pages)
+@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references"])
+def test_labeler_pickled_before_a_transition_parameter_keeps_the_counted_value(pages, name):
+    labeler = ZoneLabeler(emission="nb", **{name: None}).fit(pages)
     old = dict(labeler.__getstate__())
-    del old["br_self_loop"]
+    del old[name]
     restored = ZoneLabeler.__new__(ZoneLabeler)
     restored.__setstate__(old)
-    assert restored.get_params()["br_self_loop"] is None
+    assert restored.get_params()[name] is None
     np.testing.assert_array_equal(restored.predict(pages), labeler.predict(pages))
 
 
@@ -185,7 +186,8 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
         train_labeler([data], "nb", tmp_path / "m.joblib", topology="interleaved")
     card = load_model(tmp_path / "m.joblib").model_card_
     assert card["trained_on"]["pages"] == 28 and card["trained_on"]["groups"] == ["fam"]
-    assert (card["topology"], card["gap_self_loop"], card["br_self_loop"]) == ("interleaved", 0.6, 0.4)
+    assert (card["topology"], card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"]) == (
+        "interleaved", 0.6, 0.4, 0.01)
     assert card["name"] == "m" and card["fit_seconds"] > 0
 
 
