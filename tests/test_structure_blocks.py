@@ -243,6 +243,25 @@ def test_structured_abstract_parts() -> None:
         ("Background", ["Cells grow.", "They divide."]), ("Methods", ["We counted them."])]
 
 
+@pytest.mark.parametrize("first", [["Abstract: Cells grow. They divide."], ["Summary.", "Cells grow. They divide."],
+                                   ["Abstract", "Cells grow. They divide."]])
+def test_abstract_leaves_out_a_run_in_caption(first) -> None:
+    """As in the label record: "Abstract:" or a caption-only first zone is no part of the abstract's text."""
+    zones = [zone("A study of cells", "title", size=30, weight=700)] + [zone(t, "abstract") for t in first]
+    f = frame(zones)
+    parts = article_structure(f, f["label"].tolist()).abstract
+    assert [(p.title, [s.text for b in p.blocks for s in b.sentences]) for p in parts] == [
+        (None, ["Cells grow.", "They divide."])]
+
+
+def test_abstract_keeps_a_first_part_title_that_is_no_caption() -> None:
+    zones = [zone("A study of cells", "title", size=30, weight=700), zone("Summary of findings", "abstract"),
+             zone("Cells grow.", "abstract")]
+    f = frame(zones)
+    parts = article_structure(f, f["label"].tolist()).abstract
+    assert [(p.title, len(p.blocks)) for p in parts] == [("Summary of findings", 1)]
+
+
 def test_references_mark_citing_sentences() -> None:
     zones = FRONT + [zone("Results", size=22, weight=700),
                      zone("Cells grow fast [1]. This was expected. Others disagree [2]."),

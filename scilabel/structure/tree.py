@@ -17,7 +17,7 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
-from ..output import affiliation_texts, field_text, split_author_names
+from ..output import affiliation_texts, field_text, split_author_names, strip_caption
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, classify_zones, group_blocks, heading_number,
 )
@@ -263,8 +263,15 @@ def _prune(sections: list[Section]) -> list[Section]:
 
 
 def abstract_sections(zones: pd.DataFrame, labels: np.ndarray) -> list[Section]:
-    """The abstract's parts: short zones without a sentence end title the part they open."""
+    """The abstract's parts: short zones without a sentence end title the part they open. A run-in
+    caption ("Abstract:", "Summary.") is left out of the first zone, as in the label record."""
     rows = np.flatnonzero(labels == "abstract")
+    if len(rows):
+        column = zones.columns.get_loc("text")
+        zones = zones.copy()
+        zones.iat[rows[0], column] = strip_caption("abstract", str(zones.iat[rows[0], column]))
+        if not zones.iat[rows[0], column].strip():
+            rows = rows[1:]
     texts = zones["text"].astype(str).str.strip().to_numpy()
     kinds: list[str | None] = [None] * len(zones)
     for n, i in enumerate(rows):
