@@ -89,6 +89,27 @@ def _default_data() -> Path:
     return Path(os.environ.get("SCILABEL_DATA", "../shared/data"))
 
 
+#: HMM transition settings `scilabel train` passes to ZoneLabeler.
+HMM_SETTINGS = {
+    "gap_self_loop": "self-loop of the gap states (the other zones between components)",
+    "br_self_loop": "self-loop of BR (the lines between references)",
+    "barh_to_references": "BARH -> References (a reference list that begins without a heading)",
+}
+
+
+def _probability_or_counted(text: str) -> float | None:
+    """An HMM transition setting: a probability strictly between 0 and 1, or "counted" (None)."""
+    if text == "counted":
+        return None
+    try:
+        p = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a probability nor 'counted'") from None
+    if not 0 < p < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not strictly between 0 and 1")
+    return p
+
+
 def _existing_dir(path: Path, what: str) -> Path:
     if not path.is_dir():
         raise CommandError(f"{path}: no such directory ({what})")
@@ -265,8 +286,9 @@ def cmd_train(args: argparse.Namespace) -> None:
     """Train a labeller on dataset folders and save it with its model card."""
     from .training import train_labeler
 
+    hmm = {name: getattr(args, name) for name in HMM_SETTINGS if hasattr(args, name)}
     labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, topology=args.topology,
-                            workers=args.workers)
+                            workers=args.workers, **hmm)
     print(json.dumps(labeler.model_card_, indent=2))
 
 
@@ -395,6 +417,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--topology", choices=("late_affiliations", "interleaved", "strict"), default="late_affiliations",
                    help="HMM links: the paper's Figure 1 (strict), with authors and affiliations alternating "
                         "(interleaved), and also affiliations after the abstract (late_affiliations, the default)")
+    for name, what in HMM_SETTINGS.items():
+        p.add_argument(f"--{name.replace('_', '-')}", type=_probability_or_counted, default=argparse.SUPPRESS,
+                       metavar="P|counted", help=f"{what}: a probability, or 'counted' for the training pages' "
+                                                 "estimate (default: ZoneLabeler's, written to the model card)")
     p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
     p.add_argument("--workers", type=int, default=2, help="rendering processes for datasets not yet rendered")
     p.set_defaults(func=cmd_train)

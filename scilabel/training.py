@@ -25,8 +25,11 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
-                  topology: str = "late_affiliations", split: str = "train", workers: int = 2) -> ZoneLabeler:
-    """Fit a labeller on the ``split`` pages of the datasets and save it with its model card."""
+                  topology: str = "late_affiliations", split: str = "train", workers: int = 2,
+                  **hmm: float | None) -> ZoneLabeler:
+    """Fit a labeller on the ``split`` pages of the datasets and save it with its model card; ``hmm``
+    overrides ZoneLabeler's transition settings (``gap_self_loop``, ``br_self_loop``,
+    ``barh_to_references``; None keeps the counted estimate)."""
     for folder in datasets:
         ensure_rendered(folder, workers)
     zones = load_zones(datasets)
@@ -39,7 +42,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         log.warning("no field collections given: the %s learns words from page zones only",
                     "Naive Bayes word model" if emission == "nb" else "SVM (no field word scores)")
     start = time.perf_counter()
-    labeler = ZoneLabeler(emission=emission, topology=topology).fit(zones, collections=texts)
+    labeler = ZoneLabeler(emission=emission, topology=topology, **hmm).fit(zones, collections=texts)
     seconds = time.perf_counter() - start
     card = {
         "name": Path(out).stem,

@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from scilabel.cli import build_parser, main
+from scilabel.cli import HMM_SETTINGS, build_parser, main
 from scilabel.hmm import TOPOLOGIES
+from scilabel.labeler import ZoneLabeler
 from scilabel.labels import LABELS
 from scilabel.render import Renderer
 from scilabel.zones import collect_zones
@@ -196,6 +197,18 @@ def test_structure_command_formats(capsys, tmp_path):
     assert data["title"].startswith("Seasonal shifts") and len(data["references"]) == 4
     assert main(["structure", str(tmp_path / "missing.html"), "-o", str(tmp_path / "x.xml")]) == 1
     assert not (tmp_path / "x.xml").exists()
+
+
+def test_train_takes_hmm_transition_settings():
+    parse = build_parser().parse_args
+    base = ["train", "--data", "d", "--out", "m.joblib"]
+    assert not any(hasattr(parse(base), name) for name in HMM_SETTINGS)  # ZoneLabeler's defaults apply
+    args = parse([*base, "--br-self-loop", "counted", "--barh-to-references", "0.02", "--gap-self-loop", "0.5"])
+    assert (args.br_self_loop, args.barh_to_references, args.gap_self_loop) == (None, 0.02, 0.5)
+    assert set(HMM_SETTINGS) <= set(ZoneLabeler().get_params())
+    for bad in ("1", "0", "-0.2", "often"):
+        with pytest.raises(SystemExit):
+            parse([*base, "--br-self-loop", bad])
 
 
 def test_train_offers_every_hmm_topology():

@@ -189,6 +189,11 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
     assert (card["topology"], card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"]) == (
         "interleaved", 0.6, 0.4, 0.01)
     assert card["name"] == "m" and card["fit_seconds"] > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        train_labeler([data], "nb", tmp_path / "c.joblib", br_self_loop=None, barh_to_references=0.02)
+    card = load_model(tmp_path / "c.joblib").model_card_
+    assert (card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"]) == (0.6, None, 0.02)
 
 
 def test_state_mapping_used_for_training():
