@@ -17,16 +17,17 @@ _AFFILIATION_MARKER = re.compile(rf"^\s*(?:[{_MARKER_CHARS}]+|[a-z](?=\s))[\s.,)
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
 #: A caption naming the field at the start of a field's text ("Title:", "Authors:", "By", "Abstract.").
 _CAPTIONS = {
-    "title": re.compile(r"^\s*(?:article\s+)?title\s*[:\uff1a]\s*", re.I),
-    "authors": re.compile(r"^\s*(?:(?:authors?|author\(s\)|contributors?|written\s+by|by)\s*[:\uff1a]|by\s+(?-i:(?=[A-Z])))\s*",
-                          re.I),
-    "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)\s*[:\uff1a]\s*",
-                               re.I),
+    "title": re.compile(r"^\s*(?:article\s+)?title\s*(?:[:\uff1a]\s*|$)", re.I),
+    "authors": re.compile(r"^\s*(?:(?:authors?|author\(s\)|contributors?|written\s+by|by)\s*(?:[:\uff1a]|$)"
+                          r"|by\s+(?-i:(?=[A-Z])))\s*", re.I),
+    "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)"
+                               r"\s*(?:[:\uff1a]\s*|$)", re.I),
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
 }
 #: Parts of an author line that are no person's name: an e-mail address (also written "x [at] y"),
-#: a web address, or an institution.
-_NOT_A_NAME = re.compile(r"@|\[at\]|\(at\)|https?:|www\.|orcid|\b(?:universit\w*|institut\w*|college|department|"
+#: a web address, an institution, or a column head of a byline table ("Author", "Affiliation").
+_NOT_A_NAME = re.compile(r"^(?:authors?|author\(s\)|affiliations?|addresses?)$|"
+                         r"@|\[at\]|\(at\)|https?:|www\.|orcid|\b(?:universit\w*|institut\w*|college|department|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
 

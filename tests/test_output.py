@@ -7,12 +7,17 @@ from scilabel.output import affiliation_texts, field_text, split_author_names, s
 @pytest.mark.parametrize("field,text,expected", [
     ("title", "Title:Attention Is All You Need", "Attention Is All You Need"),
     ("title", "Titles of nobility in Europe", "Titles of nobility in Europe"),
+    ("title", "Title", ""),
+    ("authors", "Authors", ""),
+    ("authors", "Authors and affiliations", "Authors and affiliations"),
     ("authors", "Authors: A. Roe", "A. Roe"),
     ("authors", "Author(s): A. Roe", "A. Roe"),
     ("authors", "By Jane Roe", "Jane Roe"),
     ("authors", "Byron Smith", "Byron Smith"),
     ("authors", "by hand", "by hand"),
     ("affiliations", "Author information: Dept A", "Dept A"),
+    ("affiliations", "Affiliations", ""),
+    ("affiliations", "Addresses of the Royal Society", "Addresses of the Royal Society"),
     ("abstract", "ABSTRACT: We study", "We study"),
     ("abstract", "Abstract", ""),
     ("abstract", "Summary statistics were computed", "Summary statistics were computed"),
@@ -30,10 +35,10 @@ def test_field_text_joins_what_is_left_after_captions() -> None:
 def test_author_names_leave_out_addresses_and_institutions() -> None:
     texts = ["Authors:Ashish Vaswani, Noam Shazeer", "Victoria Van Hyning", "University of Oxford",
              "victoria [at] zooniverse.org", "jane@uni.edu", "https://orcid.org/0000-0002-1825-0097",
-             "Department of Physics", "Ashish Vaswani", "J. Smith, MD, PhD"]
+             "Department of Physics", "Ashish Vaswani", "J. Smith, MD, PhD", "Author", "Affiliation"]
     assert split_author_names(texts) == ["Ashish Vaswani", "Noam Shazeer", "Victoria Van Hyning", "J. Smith"]
 
 
 def test_affiliation_captions_and_markers_are_removed() -> None:
-    assert affiliation_texts(["Affiliations: 1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2",
+    assert affiliation_texts(["Affiliations", "Affiliations: 1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2",
                               "Dept E, 12 Road"]) == ["Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
