@@ -38,7 +38,7 @@ PAPER_LAYOUT = ("n_words", "left", "top", "height")
 LAYOUT_FEATURES = PAPER_LAYOUT + (
     "width", "x_rel", "y_rel", "order_rel", "font_rel", "bold", "italic", "caps", "digits", "punct",
     "sup", "link", "email", "url", "doi", "years", "lines", "chars", "marker", "prev_abstract_cue",
-    "prev_references_cue",
+    "prev_references_cue", "name_shape",
 )
 _ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
 _REFERENCES_CUE = re.compile(r"references|bibliography|literature|works cited|notes", re.I)
@@ -47,6 +47,8 @@ _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")  # starts only wher
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
 _DOI = re.compile(r"10(?<!\w10)\.\d{4,9}/\S+")  # ``\b10\.\d{4,9}/\S+``, starting with a literal: faster
 _MARKER = re.compile(r"^\s*(?:\[\d+\]|\(?\d{1,3}[.)]|[*\u2020\u2021\u00a7]|[a-z]\))\s")
+#: Characters at the start of a zone that ``name_shape`` reads.
+NAME_SHAPE_CHARS = 160
 _TOKEN = re.compile(r"<\w+>|[^\W\d_]+|\d+|[^\w\s]")
 _NONZERO_DIGIT = re.compile(r"[1-9]")
 _LONG_NUMBER = re.compile(r"0{6,}")
@@ -603,6 +605,14 @@ class ZoneArrays:
     def page_width(self) -> np.ndarray:
         return self.column("page_width") if "page_width" in self.zones else np.full(self.n_zones, 1280.0)
 
+    def name_shapes(self) -> np.ndarray:
+        """1 for a zone whose first :data:`NAME_SHAPE_CHARS` characters are written as names are, every
+        word a capital then lower case ("Núria Bonifaci", "J. R. Evans", "Gómez-Baldó L, O'Neil A";
+        ``str.istitle``, with "and" between names allowed), else 0. Unlike the field word scores it
+        does not need the names to be known."""
+        return np.fromiter((t[:NAME_SHAPE_CHARS].replace(" and ", ", ").istitle() for t in self.texts),
+                           dtype=float, count=self.n_zones)
+
     def after_cue(self, cue: re.Pattern) -> np.ndarray:
         """1 for a zone whose previous zone on the page is a short text (at most 4 words) matching ``cue``
         (a heading such as "Abstract" or "References"), else 0."""
@@ -644,6 +654,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "marker": ZoneArrays.markers,
     "prev_abstract_cue": lambda z: z.after_cue(_ABSTRACT_CUE),
     "prev_references_cue": lambda z: z.after_cue(_REFERENCES_CUE),
+    "name_shape": ZoneArrays.name_shapes,
 }
 
 

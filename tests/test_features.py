@@ -68,6 +68,13 @@ def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     assert shuffled["prev_abstract_cue"].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]
 
 
+def test_name_shape_marks_zones_written_as_names():
+    texts = ["Núria Bonifaci", "Gómez-Baldó L, O'Neil A", "J. R. Evans", "Bo Shi and Vijay K. Dhir",
+             "We measured 12 roots", "BRCA1 and RHAMM", "2019", ""]
+    rows = [zone(t, 20 * i) for i, t in enumerate(texts)]
+    assert layout_features(pd.DataFrame(rows))["name_shape"].tolist() == [1, 1, 1, 1, 0, 0, 0, 0]
+
+
 def test_line_units_merge_fragments_on_one_line_only():
     rows = [zone("Title of the paper", 0, size=30), zone("Li Sun", 100, x=88, w=40, size=14),
             zone("1,2", 102, x=134, w=14, h=11, size=9.8), zone("Datao Wang", 100, x=196, w=77, size=14),
