@@ -49,9 +49,19 @@ _DOI = re.compile(r"10(?<!\w10)\.\d{4,9}/\S+")  # ``\b10\.\d{4,9}/\S+``, startin
 _MARKER = re.compile(r"^\s*(?:\[\d+\]|\(?\d{1,3}[.)]|[*\u2020\u2021\u00a7]|[a-z]\))\s")
 #: Characters at the start of a zone that ``name_shape`` reads.
 NAME_SHAPE_CHARS = 160
+#: Most words (counting those that start with a letter) in one name of a name-shaped zone.
+NAME_WORDS = 4
+_NAME_SEPARATOR = re.compile(r"[,;&]| and ")
 _TOKEN = re.compile(r"<\w+>|[^\W\d_]+|\d+|[^\w\s]")
 _NONZERO_DIGIT = re.compile(r"[1-9]")
 _LONG_NUMBER = re.compile(r"0{6,}")
+
+
+def _written_as_names(text: str) -> bool:
+    """Whether ``text`` is a list of title-cased names of at most :data:`NAME_WORDS` words each."""
+    if not text.replace(" and ", ", ").istitle():
+        return False
+    return all(sum(w[0].isalpha() for w in name.split()) <= NAME_WORDS for name in _NAME_SEPARATOR.split(text))
 
 
 def _mask_patterns(lowered: str) -> str:
@@ -606,11 +616,12 @@ class ZoneArrays:
         return self.column("page_width") if "page_width" in self.zones else np.full(self.n_zones, 1280.0)
 
     def name_shapes(self) -> np.ndarray:
-        """1 for a zone whose first :data:`NAME_SHAPE_CHARS` characters are written as names are, every
-        word a capital then lower case ("Núria Bonifaci", "J. R. Evans", "Gómez-Baldó L, O'Neil A";
-        ``str.istitle``, with "and" between names allowed), else 0. Unlike the field word scores it
-        does not need the names to be known."""
-        return np.fromiter((t[:NAME_SHAPE_CHARS].replace(" and ", ", ").istitle() for t in self.texts),
+        """1 for a zone whose first :data:`NAME_SHAPE_CHARS` characters are written as names are, else 0:
+        every word a capital then lower case (``str.istitle``, "and" allowed) and at most
+        :data:`NAME_WORDS` words between separators (",", ";", "&", "and"), as in "Núria Bonifaci",
+        "J. R. Evans", "Gómez-Baldó L, O'Neil A" but not "Why Most Published Research Findings Are
+        False". Unlike the field word scores it does not need the names to be known."""
+        return np.fromiter((_written_as_names(t[:NAME_SHAPE_CHARS]) for t in self.texts),
                            dtype=float, count=self.n_zones)
 
     def after_cue(self, cue: re.Pattern) -> np.ndarray:

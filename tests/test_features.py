@@ -70,9 +70,10 @@ def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
 
 def test_name_shape_marks_zones_written_as_names():
     texts = ["Núria Bonifaci", "Gómez-Baldó L, O'Neil A", "J. R. Evans", "Bo Shi and Vijay K. Dhir",
-             "We measured 12 roots", "BRCA1 and RHAMM", "2019", ""]
+             "By Ya Zhao 1,2 & Carolina Beltrame Del Debbio", "We measured 12 roots", "BRCA1 and RHAMM", "2019",
+             "", "Why Most Published Research Findings Are False"]
     rows = [zone(t, 20 * i) for i, t in enumerate(texts)]
-    assert layout_features(pd.DataFrame(rows))["name_shape"].tolist() == [1, 1, 1, 1, 0, 0, 0, 0]
+    assert layout_features(pd.DataFrame(rows))["name_shape"].tolist() == [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
 
 
 def test_line_units_merge_fragments_on_one_line_only():
