@@ -80,13 +80,40 @@ def test_hanging_indent_without_numbers() -> None:
 def test_two_column_list_starts_a_new_entry_at_the_top_of_the_next_column() -> None:
     zones = frame(
         [
-            ("Adams A. First.", 100, 0),
-            ("Baker B. Second, continued", 100, LINE),
-            ("Clark C. Third.", 700, 0),
-            ("Dixon D. Fourth.", 700, LINE),
+            ("Adams A. First (2001).", 100, 0),
+            ("Baker B. Second (2002), continued", 100, LINE),
+            ("Clark C. Third (2003).", 700, 0),
+            ("Dixon D. Fourth (2004).", 700, LINE),
         ]
     )
-    assert texts(zones) == ["Adams A. First.", "Baker B. Second, continued", "Clark C. Third.", "Dixon D. Fourth."]
+    assert texts(zones) == [
+        "Adams A. First (2001).", "Baker B. Second (2002), continued", "Clark C. Third (2003).", "Dixon D. Fourth (2004)."
+    ]
+
+
+def test_entry_cut_into_fields_on_lines_of_their_own() -> None:
+    fields = ["Pinto, D.", ", &", "Clevers, H.", "(", "2005", ").", "Wnt control of stem cells.", "Exp Cell Res", ",",
+              "306", ",", "357–363", "Barker, N.", "(", "2007", ").", "Identification of stem cells.", "Nature", ",",
+              "449", ",", "1003–1007"]
+    zones = frame([(t, 48, k * LINE) for k, t in enumerate(fields)])
+    literals = split_references(zones)
+    assert [lit.text for lit in literals] == [
+        "Pinto, D. , & Clevers, H. ( 2005 ). Wnt control of stem cells. Exp Cell Res , 306 , 357–363",
+        "Barker, N. ( 2007 ). Identification of stem cells. Nature , 449 , 1003–1007",
+    ]
+    assert [lit.rows for lit in literals] == [list(range(12)), list(range(12, 22))]
+
+
+def test_numbers_on_their_own_lines_are_labels_only_when_they_count_up() -> None:
+    fields = ["1", "Kumar, S.", "MEGA.", "Brief Bioinform", "9", ",", "299–306", "(", "2008", ").",
+              "2", "Hedges, S. B.", "TimeTree.", "Bioinformatics", "22", ",", "2971–2972", "(", "2006", ").",
+              "3", "Chen, R.", "AILUN.", "Nat Methods", "4", ",", "879", "(", "2007", ")."]
+    zones = frame([(t, 48, k * LINE) for k, t in enumerate(fields)])
+    assert [(lit.label, lit.text) for lit in split_references(zones)] == [
+        ("1", "Kumar, S. MEGA. Brief Bioinform 9 , 299–306 ( 2008 )."),
+        ("2", "Hedges, S. B. TimeTree. Bioinformatics 22 , 2971–2972 ( 2006 )."),
+        ("3", "Chen, R. AILUN. Nat Methods 4 , 879 ( 2007 )."),
+    ]
 
 
 def test_one_zone_holding_a_whole_numbered_list() -> None:

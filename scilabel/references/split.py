@@ -21,6 +21,8 @@ _LABEL = re.compile(
 )
 #: A number glued to the entry ("28van Dongen", "6D'Arcy"): trusted only in a numbered list.
 _GLUED_LABEL = re.compile(r"^\s*(\d{1,4})\s*(?=[^\s\d.,;:–-])")
+#: Punctuation that opens a piece after a volume or page number (", 299–306", ": 408", "(2008").
+_FIELD_PUNCT = re.compile(r"^\s*[,;:.)(]")
 _LABEL_ONLY = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]?|\^|[•*–-])\s*$")
 #: Link furniture that belongs to the entry above it but is not part of the reference.
 _FURNITURE = re.compile(
@@ -39,6 +41,8 @@ _INNER_LABEL = re.compile(r"(?<=[.\s])\s*(?:\[(\d{1,4})\]|(\d{1,4})\.)\s+(?=\S)"
 _PARTICLES = ("van ", "von ", "de ", "der ", "den ", "da ", "di ", "du ", "le ", "la ", "ten ", "ter ")
 #: A line ending in an initial ("M."): a name goes on on the next line.
 _INITIAL_END = re.compile(r"(?:^|\s)[A-Z]\.$")
+#: A publication year: an entry has one, a piece of an entry often has none.
+_YEAR = re.compile(r"(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
 #: Horizontal offset (CSS px) that counts as an indent.
 INDENT_PX = 4.0
 
@@ -63,6 +67,7 @@ class _Piece:
     font_size: float
     label: str | None
     glued: bool = False  #: whether a number glued to the text is a label (the list is numbered)
+    bare: bool = False  #: whether the piece is an entry label and nothing else ("12.", "[12]")
 
 
 def leading_label(text: str, glued: bool = False) -> tuple[str | None, str]:
@@ -103,10 +108,30 @@ def _pieces(zones: pd.DataFrame) -> list[_Piece]:
             size = float(z.get("font_size", 16.0) or 16.0)
             pieces.append(_Piece(part, row, float(z["x"]), float(z["y"]), float(z["h"]), size, None))
     numbered = _numbered([leading_label(p.text, glued=True)[0] for p in pieces])
+    # a plain number that is not followed by punctuation ("9", "," is a volume) may be a label
+    plain = [p for p, after in zip(pieces, [*pieces[1:], None])
+             if p.text.strip().isdigit() and _LABEL_ONLY.match(p.text) and not (after and _FIELD_PUNCT.match(after.text))]
+    counted = _counting_up([int(p.text) for p in plain])
     for p in pieces:
-        p.label = re.sub(r"[^\w]", "", p.text) if _LABEL_ONLY.match(p.text) else leading_label(p.text, numbered)[0]
+        p.bare = bool(_LABEL_ONLY.match(p.text)) and not p.text.strip().isdigit()
+    for i in counted:
+        plain[i].bare = True
+    for p in pieces:
+        p.label = re.sub(r"[^\w]", "", p.text) if p.bare else leading_label(p.text, numbered)[0]
         p.glued = numbered
     return pieces
+
+
+def _counting_up(numbers: list[int]) -> list[int]:
+    """Positions of the plain numbers on their own ("1", "2008", "2") that are entry labels: those
+    counting up 1, 2, 3... (one label may be missing), when there are two or more and they are at least
+    a fifth of the numbers; the others are years and pages of entries cut into fields."""
+    chain, expected = [], 1
+    for i, n in enumerate(numbers):
+        if expected <= n <= expected + 1:
+            chain.append(i)
+            expected = n + 1
+    return chain if len(chain) >= max(2, 0.2 * len(numbers)) else []
 
 
 def _numbered(labels: list[str | None]) -> bool:
@@ -118,15 +143,16 @@ def _numbered(labels: list[str | None]) -> bool:
     return numbers[0] <= 2 and rising >= 0.8 * (len(numbers) - 1)
 
 
-def _continues(piece: _Piece, prev: _Piece, start: _Piece) -> bool:
-    """Whether an unlabelled piece continues the entry begun by ``start`` (last piece ``prev``)."""
+def _continues(piece: _Piece, prev: _Piece, start: _Piece) -> bool | None:
+    """Whether an unlabelled piece continues the entry begun by ``start`` (last piece ``prev``) by
+    the layout, or None where only the text tells."""
     if abs(piece.y - prev.y) < 0.5 * max(prev.h, 1.0) and piece.x > prev.x:
         return True  # beside the previous piece on its line (number cell, then text cell)
     if piece.y < prev.y or piece.y - (prev.y + prev.h) > 0.5 * piece.font_size:
         return False  # back up the page (the next column), or a gap between entries
     if piece.x > start.x + INDENT_PX:
         return True  # hanging indent
-    return _continues_text(piece.text.lstrip(), TRAILING_FURNITURE.sub("", prev.text).rstrip())
+    return None
 
 
 def _continues_text(text: str, before: str) -> bool:
@@ -151,24 +177,46 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
     pieces = _pieces(zones[_with_numbers_beside(zones, zones[label_column].to_numpy() == label)])
     numbered = _numbered([p.label for p in pieces])
     literals: list[Literal] = []
+    by_text: list[bool] = []  # whether only the text (not labels or layout) opened each literal
     start = prev = None
     for piece in pieces:
         if _FURNITURE.match(piece.text):
             if literals:
                 literals[-1].rows.append(piece.row)
             continue
-        if not (literals and _joins(piece, prev, start, numbered, literals[-1])):
+        by_layout = _joins(piece, prev, start, numbered, literals[-1]) if literals else False
+        if by_layout is None:
+            joins = _continues_text(piece.text.lstrip(), TRAILING_FURNITURE.sub("", prev.text).rstrip())
+        else:
+            joins = by_layout
+        if not joins:
             literals.append(Literal("", piece.label or None))
+            by_text.append(by_layout is None)
             start = piece
         lit = literals[-1]
-        if not _LABEL_ONLY.match(piece.text):
+        if not piece.bare:
             body = leading_label(piece.text, piece.glued)[1] if piece.label is not None else piece.text
             lit.text = f"{lit.text} {TRAILING_FURNITURE.sub('', body).strip()}".strip()
         lit.label = lit.label or piece.label or None
         if lit.rows[-1:] != [piece.row]:
             lit.rows.append(piece.row)
         prev = piece
+    literals = _rejoin_fragments(literals, by_text)
     return [lit for lit in literals if lit.text or _number(lit.label) is not None]  # a bare "7." is still entry 7
+
+
+def _rejoin_fragments(literals: list[Literal], by_text: list[bool]) -> list[Literal]:
+    """``literals`` with each one that only its text opened (a capital after a full stop) and that has
+    no year joined to the entry before it: the fields of one entry on lines of their own (authors,
+    "(2005).", title, journal) are not entries."""
+    out: list[Literal] = []
+    for lit, weak in zip(literals, by_text):
+        if out and weak and not _YEAR.search(lit.text):
+            out[-1].text = f"{out[-1].text} {lit.text}".strip()
+            out[-1].rows += [row for row in lit.rows if row not in out[-1].rows]
+        else:
+            out.append(lit)
+    return out
 
 
 def _with_numbers_beside(zones: pd.DataFrame, chosen: np.ndarray) -> np.ndarray:
@@ -183,14 +231,15 @@ def _with_numbers_beside(zones: pd.DataFrame, chosen: np.ndarray) -> np.ndarray:
     return out
 
 
-def _joins(piece: _Piece, prev: _Piece, start: _Piece, numbered: bool, current: Literal) -> bool:
-    """Whether ``piece`` belongs to the current entry rather than starting the next one."""
-    if _LABEL_ONLY.match(piece.text):
+def _joins(piece: _Piece, prev: _Piece, start: _Piece, numbered: bool, current: Literal) -> bool | None:
+    """Whether ``piece`` belongs to the current entry rather than starting the next one, by its label
+    and the layout; None where only the text tells."""
+    if piece.bare:
         return False  # a number zone opens the next entry
     if numbered and piece.label:  # a number that counts on opens the next entry ("10", "10a", "11")
         number, new = _number(current.label), _number(piece.label)
         return number is not None and not (piece.label != current.label and number <= new <= number + 3)
-    if _LABEL_ONLY.match(prev.text) and not current.text:
+    if prev.bare and not current.text:
         return True  # the entry's text after its number zone
     if numbered:
         return True  # numbered list: everything up to the next number belongs to the entry
