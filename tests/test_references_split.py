@@ -161,3 +161,17 @@ def test_number_cells_left_out_by_the_labeller_are_taken_back() -> None:
     zones.loc[[3, 5], "label"] = "other"  # the second number, and a page number far from any entry
     literals = split_references(zones)
     assert [(lit.label, lit.rows) for lit in literals] == [("1", [0, 1, 2]), ("2", [3, 4])]
+
+
+def test_lines_by_text_alone_years_dashes_and_page_ranges() -> None:
+    lines = ["Stebbins, G. L. 1941. Apomixis in the angiosperms. Bot. Rev. 7: 507-",
+             "542.",
+             "--.",
+             "1958. Longevity, habitat, and release of genetic variability. Cold Spring",
+             "Harbor Symposium on Quantitative Biology 23: 365-378.",
+             "Stearns, S. C. 1989. The significance of plasticity. Bioscience 39: 436-445.",
+             "Archives of the Society."]
+    zones = frame([(t, 0, k * LINE) for k, t in enumerate(lines)])
+    assert [(lit.label, lit.rows) for lit in split_references(zones)] == [
+        (None, [0, 1]), (None, [2, 3, 4]), (None, [5, 6])
+    ]

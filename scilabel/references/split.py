@@ -43,6 +43,10 @@ _PARTICLES = ("van ", "von ", "de ", "der ", "den ", "da ", "di ", "du ", "le ",
 _INITIAL_END = re.compile(r"(?:^|\s)[A-Z]\.$")
 #: A publication year: an entry has one, a piece of an entry often has none.
 _YEAR = re.compile(r"(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
+#: The dash that stands for the authors of the entry before ("--.", "———"): it opens an entry.
+_REPEATED_AUTHOR = re.compile(r"^\s*(?:-{2,}|[—–]+|_{2,})")
+#: Dashes that end a line inside a number range ("203-" / "205.").
+_RANGE_DASHES = ("-", "–", "−")
 #: Horizontal offset (CSS px) that counts as an indent.
 INDENT_PX = 4.0
 
@@ -111,14 +115,15 @@ def _pieces(zones: pd.DataFrame) -> list[_Piece]:
     # a plain number that is not followed by punctuation ("9", "," is a volume) may be a label
     plain = [p for p, after in zip(pieces, [*pieces[1:], None])
              if p.text.strip().isdigit() and _LABEL_ONLY.match(p.text) and not (after and _FIELD_PUNCT.match(after.text))]
-    counted = _counting_up([int(p.text) for p in plain])
-    for p in pieces:
-        p.bare = bool(_LABEL_ONLY.match(p.text)) and not p.text.strip().isdigit()
-    for i in counted:
-        plain[i].bare = True
-    for p in pieces:
-        p.label = re.sub(r"[^\w]", "", p.text) if p.bare else leading_label(p.text, numbered)[0]
+    counted = {id(plain[i]) for i in _counting_up([int(p.text) for p in plain])}
+    for p, before in zip(pieces, [None, *pieces[:-1]]):
         p.glued = numbered
+        if before is not None and before.text.rstrip().endswith(_RANGE_DASHES):
+            continue  # "205." after "Science 171: 203-" ends a page range: no label
+        p.bare = bool(_LABEL_ONLY.match(p.text)) and (not p.text.strip().isdigit() or id(p) in counted)
+        p.label = re.sub(r"[^\w]", "", p.text) if p.bare else leading_label(p.text, numbered)[0]
+        if p.label and not numbered and _YEAR.fullmatch(p.label):
+            p.label = None  # "1958. Longevity, habitat ..." opens with its year, not a number
     return pieces
 
 
@@ -191,7 +196,7 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             joins = by_layout
         if not joins:
             literals.append(Literal("", piece.label or None))
-            by_text.append(by_layout is None)
+            by_text.append(by_layout is None and not _REPEATED_AUTHOR.match(piece.text))
             start = piece
         lit = literals[-1]
         if not piece.bare:
