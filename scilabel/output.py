@@ -31,6 +31,14 @@ _NOT_A_NAME = re.compile(r"^(?:authors?|author\(s\)|affiliations?|addresses?)$|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
 
+#: Affiliation letters and marks after a name ("Juan Ren a", "Chiu a,b" once cut at the comma, "Zika✉").
+_LETTER_MARKS = re.compile(r"(?:\s+[a-z]{1,4}|\s*[^\w\s.'\u2019-]+)+$")
+#: Lower-case words that belong to names.
+_PARTICLES = frozenset("van von vom de dem der den des da das di do dos du del della dei la le het op ten ter y bin ibn ben al el zu zum zur af av e".split())
+#: Words that make a text with lower-case words a group author's name.
+_GROUP = re.compile(r"\b(?:group|consortium|collaboration|collaborators|investigators|network|committee|team|"
+                    r"taskforce|task force|study|program|programme|initiative|alliance|project|society|staff)\b", re.I)
+
 
 def strip_caption(field: str, text: str) -> str:
     """``text`` without a leading caption that names ``field`` ("Title:", "Authors:", "By", "Abstract:")."""
@@ -45,16 +53,24 @@ def field_text(field: str, texts: list[str], sep: str = " ") -> str | None:
 
 
 def split_author_names(texts: list[str]) -> list[str]:
-    """Person names from author-zone texts: captions, markers, degrees, separators, e-mail and web
-    addresses and institutions removed, order kept, each name once."""
+    """Person and group names from author-zone texts: captions, markers (also affiliation letters,
+    "Ren a,b"), degrees, separators, e-mail and web addresses, institutions and lines that are no
+    name ("Show author details") removed, order kept, each name once."""
     names: list[str] = []
     for text in texts:
         for part in _NAME_SPLIT.split(_MARKERS.sub(" ", strip_caption("authors", text))):
-            name = " ".join(part.split()).strip(" .:")
+            name = _LETTER_MARKS.sub("", " ".join(part.split())).strip(" .:")
             if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name) \
-                    and not _NOT_A_NAME.search(name):
+                    and not _NOT_A_NAME.search(name) and _written_as_name(name):
                 names.append(name)
     return list(dict.fromkeys(names))
+
+
+def _written_as_name(text: str) -> bool:
+    """Whether ``text`` is written as a name: no word in lower case but name particles ("van", "de"),
+    or a group's name ("the EMAS Study Group", "on behalf of the ... Consortium")."""
+    lower = [w for w in text.split() if w.islower() and w not in _PARTICLES]
+    return not lower or bool(_GROUP.search(text))
 
 
 def affiliation_texts(texts: list[str]) -> list[str]:

@@ -39,6 +39,14 @@ def test_author_names_leave_out_addresses_and_institutions() -> None:
     assert split_author_names(texts) == ["Ashish Vaswani", "Noam Shazeer", "Victoria Van Hyning", "J. Smith"]
 
 
+def test_author_names_lose_affiliation_letters_and_lines_that_are_no_names() -> None:
+    texts = ["Nai-Chi Chiu a,b, Chien-Wei Su b,c", "Chara A Zika\u2709", ", Gaspar Delso abc", "Show author details",
+             "Search for more papers by this author", "Olaf von dem Knesebeck", "kConFab",
+             "on behalf of the EMAS Study Group"]
+    assert split_author_names(texts) == ["Nai-Chi Chiu", "Chien-Wei Su", "Chara A Zika", "Gaspar Delso",
+                                         "Olaf von dem Knesebeck", "kConFab", "on behalf of the EMAS Study Group"]
+
+
 def test_affiliation_captions_and_markers_are_removed() -> None:
     assert affiliation_texts(["Affiliations", "Affiliations: 1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2",
                               "Dept E, 12 Road"]) == ["Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]

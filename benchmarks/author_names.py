@@ -1,0 +1,79 @@
+"""Benchmark the author names of the label record (``authors`` in `scilabel label` output) on
+generated pages against the names of the JATS article each page was made from.
+
+    .venv/bin/python benchmarks/author_names.py [--corpus build/corpus] [--jats ../shared/data/jats]
+        [--splits dev test] [--labels gold|svm|nb|MODEL] [--examples 10]
+
+A name counts as found when the record has it exactly (case, spaces and full stops aside). With
+``--labels gold`` the figures are those of the name splitting alone; with a labeller, of the
+labelling and the splitting together.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pandas as pd
+
+from scilabel.corpus.jats import parse_jats
+from scilabel.output import split_author_names
+from scilabel.persistence import load_model, model_path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def normalise(name: str) -> str:
+    return " ".join(re.sub(r"[.\u00a0]", " ", name).casefold().split())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=REPO / "build" / "corpus")
+    ap.add_argument("--jats", type=Path, default=REPO.parent / "shared" / "data" / "jats")
+    ap.add_argument("--splits", nargs="+", default=["dev", "test"])
+    ap.add_argument("--labels", default="gold", help="gold, or a zone labeller (svm, nb, model file)")
+    ap.add_argument("--examples", type=int, default=10, help="names found wrongly to print")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+
+    manifest = pd.read_csv(args.corpus / "manifest.csv")
+    manifest = manifest[manifest.split.isin(args.splits)].set_index("path")
+    zones = pd.read_parquet(args.corpus / "zones.parquet")
+    zones = zones[zones.page.isin(manifest.index)].reset_index(drop=True)
+    column = "label"
+    if args.labels != "gold":
+        zones["predicted"] = load_model(model_path(args.labels)).predict(zones)
+        column = "predicted"
+
+    counts: dict = defaultdict(Counter)
+    wrong: Counter = Counter()
+    for page, frame in zones.groupby("page", sort=False):
+        row = manifest.loc[page]
+        article = parse_jats(args.jats / row.source)
+        gold = Counter(normalise(a.name) for a in article.authors if a.name.strip())
+        found = Counter(normalise(n) for n in split_author_names(frame.loc[frame[column] == "authors", "text"].astype(str).tolist()))
+        hit = sum((gold & found).values())
+        for key in ((row.split, row.family), (row.split, "ALL")):
+            c = counts[key]
+            c.update(tp=hit, fp=sum(found.values()) - hit, fn=sum(gold.values()) - hit, pages=1,
+                     exact=int(gold == found))
+        wrong.update((found - gold).elements())
+
+    print(f"Author names of the label record against JATS (zones labelled by {args.labels!r})")
+    print(f"{'split':6} {'family':18} {'pages':>6} {'P':>6} {'R':>6} {'F1':>6} {'pages exact':>12}")
+    for (split, family), c in sorted(counts.items()):
+        p = c["tp"] / max(c["tp"] + c["fp"], 1)
+        r = c["tp"] / max(c["tp"] + c["fn"], 1)
+        f = 2 * p * r / max(p + r, 1e-9)
+        print(f"{split:6} {family:18} {c['pages']:6d} {p:6.3f} {r:6.3f} {f:6.3f} {c['exact'] / c['pages']:12.3f}")
+    if args.examples:
+        print("\nmost frequent names found that the article does not have:")
+        for name, n in wrong.most_common(args.examples):
+            print(f"  {n:5d}  {name}")
+
+
+if __name__ == "__main__":
+    main()
