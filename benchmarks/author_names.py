@@ -14,6 +14,7 @@ import argparse
 import logging
 import re
 from collections import Counter, defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
@@ -27,6 +28,12 @@ REPO = Path(__file__).resolve().parents[1]
 
 def normalise(name: str) -> str:
     return " ".join(re.sub(r"[.\u00a0]", " ", name).casefold().split())
+
+
+@lru_cache(maxsize=None)
+def gold_names(path: Path) -> Counter:
+    """The normalised author names of one JATS article (read once: several pages share an article)."""
+    return Counter(normalise(a.name) for a in parse_jats(path).authors if a.name.strip())
 
 
 def main() -> None:
@@ -52,8 +59,7 @@ def main() -> None:
     wrong: Counter = Counter()
     for page, frame in zones.groupby("page", sort=False):
         row = manifest.loc[page]
-        article = parse_jats(args.jats / row.source)
-        gold = Counter(normalise(a.name) for a in article.authors if a.name.strip())
+        gold = gold_names(args.jats / row.source)
         found = Counter(normalise(n) for n in split_author_names(frame.loc[frame[column] == "authors", "text"].astype(str).tolist()))
         hit = sum((gold & found).values())
         for key in ((row.split, row.family), (row.split, "ALL")):
