@@ -18,6 +18,7 @@ import argparse
 import logging
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
@@ -30,6 +31,8 @@ from scilabel.output import split_author_names
 from scilabel.persistence import load_model, model_path
 
 REPO = Path(__file__).resolve().parents[1]
+#: One scored page: split, family ("real" for silver pages), gold names, names of the record.
+Case = tuple[str, str, Counter, Counter]
 
 
 def normalise(name: str) -> str:
@@ -56,10 +59,11 @@ def labelled(zones: pd.DataFrame, labels: str) -> str:
 
 
 def record_names(frame: pd.DataFrame, column: str) -> list[str]:
+    """The record's author names of one page, from the zones labelled ``authors`` in ``column``."""
     return split_author_names(frame.loc[frame[column] == "authors", "text"].astype(str).tolist())
 
 
-def generated_cases(args: argparse.Namespace):
+def generated_cases(args: argparse.Namespace) -> Iterator[Case]:
     """(split, family, gold names, found names) of every generated page of ``args.splits``."""
     manifest = pd.read_csv(args.corpus / "manifest.csv")
     manifest = manifest[manifest.split.isin(args.splits)].set_index("path")
@@ -72,7 +76,7 @@ def generated_cases(args: argparse.Namespace):
         yield row.split, row.family, gold_names(args.jats / row.source), found
 
 
-def real_cases(args: argparse.Namespace):
+def real_cases(args: argparse.Namespace) -> Iterator[Case]:
     """(split, "real", gold names, found names) of every silver page whose byline the silver
     alignment found, gold from the page's meta tags."""
     manifest = pd.read_csv(args.silver / "manifest.csv")
@@ -106,7 +110,7 @@ def main() -> None:
         cases = chain(cases, real_cases(args))
     for split, family, gold, found in cases:
         hit = sum((gold & found).values())
-        for key in {(split, family), (split, "ALL" if family != "real" else "real")}:
+        for key in [(split, family)] if family == "real" else [(split, family), (split, "ALL")]:
             c = counts[key]
             c.update(tp=hit, fp=sum(found.values()) - hit, fn=sum(gold.values()) - hit, pages=1,
                      exact=int(gold == found))
