@@ -141,3 +141,34 @@ def test_bare_markers_under_author_names_are_part_of_the_byline():
              "Dept. of Botany, Riverside College, Riverside, USA", "3", "Abstract"]
     labels = silver_labels(texts, META).labels
     assert labels[1:6] == ["authors"] * 5 and labels[6] == "affiliations" and labels[7:] == ["other", "other"]
+
+
+def test_references_declared_as_free_text_or_without_title_are_found():
+    refs = [{"text": ["Moult, J. & Fidelis, K. Critical assessment of techniques for protein structure "
+                      "prediction. CASP 14 Abstract Book (2020)."]},
+            {"journal_title": ["Chest"], "volume": ["137"], "year": ["2010"], "pmid": ["19762550"]},
+            {"journal_title": ["Chest"], "volume": ["138"], "year": ["2010"]},
+            {"year": ["1999"], "volume": ["22"], "pages": ["425"]}]  # too little to look for
+    texts = ["Root Growth of Vicia faba Under Drought", "Body text, Chest 137 (2010) cited in passing and "
+             "much else besides." * 40, "References",
+             "Moult J, Fidelis K. Critical assessment of techniques for protein structure prediction. "
+             "CASP 14 Abstract Book (2020).",
+             "Lip GYH, Nieuwlaat R. Refining clinical risk stratification. Chest 2010;137:263-72.",
+             "OpenUrlCrossRef",
+             "Pisters R, Lane DA. A novel user-friendly score. Chest 2010;138:1093-100.",
+             "Smith A. Deep roots. Plant J 1999;22:425-30."]
+    result = silver_labels(texts, PageMeta(title=META.title, references=refs))
+    assert result.labels == ["title", "other", "references_heading", "references", "references", "other",
+                             "references", "other"]
+    assert result.scores["references"] == 1.0  # three of the three references it could look for
+
+
+def test_a_zone_is_the_match_of_one_reference_only():
+    refs = [{"title": ["Dabigatran versus warfarin in patients with atrial fibrillation"]},
+            {"title": ["Apixaban versus warfarin in patients with atrial fibrillation"]},
+            {"title": ["Rivaroxaban versus warfarin in patients with atrial fibrillation"]}]
+    texts = ["References", "Connolly SJ. Dabigatran versus warfarin in patients with atrial fibrillation. N Engl J Med 2009",
+             "Granger CB. Apixaban versus warfarin in patients with atrial fibrillation. N Engl J Med 2011"]
+    result = silver_labels(texts, PageMeta(references=refs))
+    assert result.labels == ["references_heading", "references", "references"]
+    assert round(result.scores["references"], 2) == 0.67  # the third has no zone of its own

@@ -14,6 +14,7 @@ import hashlib
 import logging
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +43,8 @@ _GLUED = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d
 FOUND_DEFAULT, FOUND = 0.5, {"references": 0.8}
 #: Most zones a reference entry reaches on either side of its title; a bare entry number.
 ENTRY_REACH = 40
+#: Longest normalised zone a reference declared without title or text is looked for in.
+ENTRY_CHARS = 600
 _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
 #: A zone holding only affiliation markers ("1", "1 2", "a"; "*", "†" normalise to nothing).
 _MARKER_ONLY = re.compile(r"^(?:(?:\d{1,2}|[a-z])(?: (?:\d{1,2}|[a-z]))*)?$")
@@ -89,7 +92,7 @@ def silver_labels(texts: list[str], meta: PageMeta) -> SilverResult:
         _align_institutions(norm, meta.institutions, result)
     if len(meta.abstract) >= 100:
         _align_abstract(norm, meta.abstract, start, result)
-    if sum(1 for r in meta.references if r.get("title")) >= 3:
+    if sum(1 for r in meta.references if _reference_matcher(r) is not None) >= 3:
         _align_references(norm, meta.references, start, result)
     return result
 
@@ -235,29 +238,51 @@ def _align_abstract(norm: list[str], abstract: str, start: int, result: SilverRe
         j -= 1
 
 
+def _reference_matcher(ref: dict[str, list[str]]) -> Callable[[str], bool] | None:
+    """A test of whether a normalised zone holds a declared reference, by what its tag declares
+    (None: too little to find it by):
+
+    - a title (15+ characters): the zone holds it (fuzzy, at most about four times its length);
+    - free text (30+ characters): the zone and the text are one string (fuzzy, lengths within 0.6-1.6x);
+    - else a journal title, volume and year: the zone holds all three as whole words, and is no
+      longer than an entry (:data:`ENTRY_CHARS`), as in "Lip GYH ... Chest 2010;137:263-72".
+    """
+    title = normalise(ref["title"][0]) if ref.get("title") else ""
+    if len(title) >= 15:
+        return lambda text: len(title) <= len(text) < 4 * len(title) + 200 and fuzz.partial_ratio(title, text) >= 92
+    free = normalise(" ".join(ref.get("text", [])))
+    if len(free) >= 30:
+        return lambda text: (0.6 <= len(text) / len(free) <= 1.6) and fuzz.partial_ratio(free, text) >= 92
+    parts = [normalise(ref[key][0]) for key in ("journal_title", "volume") if ref.get(key)]
+    year = re.search(r"\b\d{4}\b", " ".join(ref.get("year", []) + ref.get("publication_date", [])))
+    if len(parts) < 2 or year is None or not all(parts):
+        return None
+    words = [re.compile(rf"\b{re.escape(part)}\b") for part in (*parts, year.group(0))]
+    return lambda text: len(text) <= ENTRY_CHARS and all(w.search(text) for w in words)
+
+
 def _align_references(norm: list[str], references: list[dict], start: int, result: SilverResult) -> None:
-    """Each declared reference by its title, then the whole entry: the zones around the title made
-    only of that reference's own words (authors, journal, year, volume, pages ...; zones of bare
-    punctuation between them) and a bare entry number just before it. Link lines ("Google Scholar",
-    "CrossRef") stay ``other``."""
-    titled = [r for r in references if r.get("title") and len(normalise(r["title"][0])) >= 15]
-    found = 0
+    """Each declared reference by :func:`_reference_matcher`, then the whole entry: the zones around the
+    matched one made only of that reference's own words (authors, journal, year, volume, pages ...;
+    zones of bare punctuation between them) and a bare entry number just before it. Link lines
+    ("Google Scholar", "CrossRef") stay ``other``."""
+    matchers = [(ref, match) for ref in references if (match := _reference_matcher(ref)) is not None]
+    # a zone is the match of one reference only: "Dabigatran versus warfarin in patients with atrial
+    # fibrillation" would also match the declared "Apixaban versus warfarin in patients with ..."
+    anchors: set[int] = set()
     first = None
-    for ref in titled:
-        target = normalise(ref["title"][0])
+    for ref, match in matchers:
         for i in range(start, len(norm)):
-            text = norm[i]
-            if result.labels[i] not in ("other", "references") or len(text) < len(target):
+            if i in anchors or result.labels[i] not in ("other", "references") or not match(norm[i]):
                 continue
-            if len(text) < 4 * len(target) + 200 and fuzz.partial_ratio(target, text) >= 92:
-                words = set(normalise(" ".join(v for values in ref.values() for v in values)).split())
-                lo, hi = _entry_span(norm, i, words, result.labels)
-                for j in range(lo, hi + 1):
-                    result.labels[j] = "references"
-                found += 1
-                first = lo if first is None else min(first, lo)
-                break
-    result.scores["references"] = found / len(titled) if titled else 0.0
+            anchors.add(i)
+            words = set(normalise(" ".join(v for values in ref.values() for v in values)).split())
+            lo, hi = _entry_span(norm, i, words, result.labels)
+            for j in range(lo, hi + 1):
+                result.labels[j] = "references"
+            first = lo if first is None else min(first, lo)
+            break
+    result.scores["references"] = len(anchors) / len(matchers) if matchers else 0.0
     if first is not None:
         for j in range(first - 1, max(-1, first - 4), -1):
             if result.labels[j] == "other" and _HEADING_REFERENCES.match(norm[j]):
