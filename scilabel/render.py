@@ -8,6 +8,10 @@ Blocking a page's style sheets also loses the rules that hide what a reader neve
 headings for screen readers, collapsed pop-ups, duplicate math markup. Before the DOM is read the
 renderer adds :data:`FALLBACK_CSS`, the hiding rules of widespread class conventions, at zero
 specificity (``:where``), so any rule of the page's own for those classes still wins.
+
+The same page renders the same way every time: the page's ``Math.random`` is seeded (rotating job
+advertisements, shuffled panels), and an ``<object>``, whose blocked resource would be replaced by
+its fallback content at a moment that races the reading of the DOM, is replaced by it first.
 """
 from __future__ import annotations
 
@@ -63,13 +67,26 @@ HIDING_CLASSES = (
 )
 #: Rules a page's blocked style sheets would have applied: see the module docstring.
 FALLBACK_CSS = ":where(" + ", ".join(f".{name}" for name in HIDING_CLASSES) + ") { display: none; }"
-#: Adds a style sheet to the document; a constructed sheet, so a page's Content-Security-Policy
-#: (which may forbid inline styles) does not stop it, and it works with JavaScript disabled.
-_ADOPT_CSS_JS = """css => {
+#: Run before the DOM is read: adds a style sheet (a constructed one, so a page's
+#: Content-Security-Policy, which may forbid inline styles, does not stop it; it works with JavaScript
+#: disabled) and puts every ``<object>``'s fallback content in its place, as the browser does once
+#: the object's (always blocked) resource fails.
+_SETTLE_JS = """css => {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(css);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  for (const object of [...document.querySelectorAll("object")]) object.replaceWith(...object.childNodes);
 }"""
+#: Runs first in every document: ``Math.random`` from a fixed seed (mulberry32).
+_SEEDED_RANDOM_JS = """(() => {
+  let state = 0x5c11abe1;
+  Math.random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();"""
 _MAX_SCREENSHOT_HEIGHT = 16000
 #: A rendering tab is replaced after this many pages, so no per-tab state can accumulate.
 _RENDERS_PER_TAB = 50
@@ -241,6 +258,7 @@ class Renderer:
                 service_workers="block",
                 accept_downloads=False,
             )
+            await context.add_init_script(_SEEDED_RANDOM_JS)
             await context.route("**/*", self._route)
             await context.route_web_socket("**/*", self._block_socket)
             self._contexts[javascript] = context
@@ -337,7 +355,7 @@ class Renderer:
             await asyncio.wait_for(page.evaluate("1"), timeout=min(5.0, self.timeout))
             if page.url != doc.url:
                 warnings.append(f"{doc.source}: the page tried to navigate to {page.url}; that was blocked")
-            await asyncio.wait_for(page.evaluate(_ADOPT_CSS_JS, FALLBACK_CSS), timeout=min(5.0, self.timeout))
+            await asyncio.wait_for(page.evaluate(_SETTLE_JS, FALLBACK_CSS), timeout=min(5.0, self.timeout))
             t1 = time.perf_counter()
             data = json.loads(await asyncio.wait_for(page.evaluate(_EXTRACT_JS), timeout=self.timeout + 120))
         except asyncio.TimeoutError:
