@@ -172,3 +172,17 @@ def test_a_zone_is_the_match_of_one_reference_only():
     result = silver_labels(texts, PageMeta(references=refs))
     assert result.labels == ["references_heading", "references", "references"]
     assert round(result.scores["references"], 2) == 0.67  # the third has no zone of its own
+
+
+def test_byline_lines_of_a_name_and_a_role_are_the_byline():
+    meta = PageMeta(title=META.title, authors=["Wang, Shirley V", "Jessica M Franklin", "Os Keyes"],
+                    institutions=["University of Washington, School of Law"])
+    texts = ["Root Growth of Vicia faba Under Drought",
+             "Shirley V Wang, assistant professor, associate epidemiologist1,",  # 1
+             "Jessica M Franklin, assistant professor, biostatistician1",         # 2
+             "Os Keyes, University of Washington, School of Law",                 # 3: name and affiliation
+             "Abstract", ABSTRACT] + ["Body text."] * 20 + [
+             "Articles by Shirley V Wang", "Articles by Jessica M Franklin", "Articles by Os Keyes"]
+    labels = silver_labels(texts, meta).labels
+    assert [i for i, lab in enumerate(labels) if lab == "authors"] == [1, 2]
+    assert labels[3] == "affiliations"

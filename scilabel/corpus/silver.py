@@ -50,6 +50,8 @@ _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
 _MARKER_ONLY = re.compile(r"^(?:(?:\d{1,2}|[a-z])(?: (?:\d{1,2}|[a-z]))*)?$")
 #: Most zones between two author zones of one byline.
 AUTHOR_GAP = 12
+#: Most words after an author's full name in a byline line of that author alone (role, degrees, markers).
+NAME_NOTE_WORDS = 6
 _CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "email", "ph", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
                "ma", "mph", "dphil", "rn", "mbbs", "frcp", "dr", "prof", "jr", "sr"}
 
@@ -87,7 +89,7 @@ def silver_labels(texts: list[str], meta: PageMeta) -> SilverResult:
     title_at = _align_title(norm, meta.title, result) if meta.title else None
     start = title_at if title_at is not None else 0
     if meta.authors:
-        _align_authors(norm, meta.authors, start, result)
+        _align_authors(norm, meta.authors, meta.institutions, start, result)
     if meta.institutions:
         _align_institutions(norm, meta.institutions, result)
     if len(meta.abstract) >= 100:
@@ -124,9 +126,29 @@ def _surname(name: str) -> str:
     return parts[-1] if parts else ""
 
 
-def _align_authors(norm: list[str], authors: list[str], start: int, result: SilverResult) -> None:
+def _given_family(name: str) -> str:
+    """A declared name normalised in reading order: "Wang, Shirley V" -> "shirley v wang"."""
+    family, _, given = name.partition(",")
+    return normalise(f"{given} {family}" if given.strip() else family)
+
+
+def _opens_with_name(text: str, full_names: list[str], institution_words: set[str]) -> bool:
+    """A byline line of one author and a few words about them, none from a declared institution:
+    "Shirley V Wang, assistant professor, associate epidemiologist1" (but not "Os Keyes, University of
+    Washington, School of Law", an author's affiliation)."""
+    for name in full_names:
+        if text.startswith(name + " "):
+            note = text[len(name):].split()
+            return len(note) <= NAME_NOTE_WORDS and not institution_words.intersection(note)
+    return False
+
+
+def _align_authors(norm: list[str], authors: list[str], institutions: list[str], start: int,
+                   result: SilverResult) -> None:
     surnames = {s for s in map(_surname, authors) if s}
     name_tokens = {tok for a in authors for tok in normalise(a).split()}
+    full_names = [n for n in map(_given_family, authors) if len(n.split()) >= 2]
+    institution_words = {w for inst in institutions for w in normalise(inst).split() if len(w) > 3}
     candidates = []
     for i in range(start, len(norm)):
         if result.labels[i] != "other":
@@ -138,7 +160,8 @@ def _align_authors(norm: list[str], authors: list[str], start: int, result: Silv
         if not found:
             continue
         covered = sum(1 for t in tokens if t in name_tokens or t in _CONNECTORS or t.isdigit() or len(t) == 1)
-        if covered / len(tokens) >= 0.7 and (len(found) >= min(2, len(surnames)) or len(tokens) <= 6):
+        if covered / len(tokens) >= 0.7 and (len(found) >= min(2, len(surnames)) or len(tokens) <= 6) \
+                or _opens_with_name(norm[i], full_names, institution_words):
             candidates.append((i, found))
     if not candidates:
         result.scores["authors"] = 0.0
