@@ -186,3 +186,9 @@ def test_byline_lines_of_a_name_and_a_role_are_the_byline():
     labels = silver_labels(texts, meta).labels
     assert [i for i, lab in enumerate(labels) if lab == "authors"] == [1, 2]
     assert labels[3] == "affiliations"
+
+
+def test_a_pop_up_close_glyph_between_names_is_no_marker():
+    texts = ["Root Growth of Vicia faba Under Drought", "Ada Okafor", "\u2a2f", "*", "Min-jun Lee", "\u2020", "\u00d7", "Abstract"]
+    labels = silver_labels(texts, META).labels
+    assert labels[1:7] == ["authors", "other", "authors", "authors", "authors", "other"]

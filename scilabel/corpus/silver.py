@@ -89,7 +89,7 @@ def silver_labels(texts: list[str], meta: PageMeta) -> SilverResult:
     title_at = _align_title(norm, meta.title, result) if meta.title else None
     start = title_at if title_at is not None else 0
     if meta.authors:
-        _align_authors(norm, meta.authors, meta.institutions, start, result)
+        _align_authors(texts, norm, meta, start, result)
     if meta.institutions:
         _align_institutions(norm, meta.institutions, result)
     if len(meta.abstract) >= 100:
@@ -126,6 +126,13 @@ def _surname(name: str) -> str:
     return parts[-1] if parts else ""
 
 
+def _marker_line(text: str, normalised: str) -> bool:
+    """A line of affiliation markers only ("1", "1,2", "a", "*", "†"); not a pop-up's close glyph
+    ("⨯", a symbol rather than punctuation, which also normalises to nothing)."""
+    return bool(_MARKER_ONLY.match(normalised)) and all(
+        c.isalnum() or c.isspace() or unicodedata.category(c).startswith("P") for c in text)
+
+
 def _given_family(name: str) -> str:
     """A declared name normalised in reading order: "Wang, Shirley V" -> "shirley v wang"."""
     family, _, given = name.partition(",")
@@ -143,12 +150,12 @@ def _opens_with_name(text: str, full_names: list[str], institution_words: set[st
     return False
 
 
-def _align_authors(norm: list[str], authors: list[str], institutions: list[str], start: int,
-                   result: SilverResult) -> None:
+def _align_authors(texts: list[str], norm: list[str], meta: PageMeta, start: int, result: SilverResult) -> None:
+    authors = meta.authors
     surnames = {s for s in map(_surname, authors) if s}
     name_tokens = {tok for a in authors for tok in normalise(a).split()}
     full_names = [n for n in map(_given_family, authors) if len(n.split()) >= 2]
-    institution_words = {w for inst in institutions for w in normalise(inst).split() if len(w) > 3}
+    institution_words = {w for inst in meta.institutions for w in normalise(inst).split() if len(w) > 3}
     candidates = []
     for i in range(start, len(norm)):
         if result.labels[i] != "other":
@@ -180,10 +187,10 @@ def _align_authors(norm: list[str], authors: list[str], institutions: list[str],
         result.labels[i] = "authors"
     # bare affiliation markers on lines of their own belong to the names, as a name's <sup> does
     last = best[-1][0]
-    while last + 1 < len(norm) and _MARKER_ONLY.match(norm[last + 1]):
+    while last + 1 < len(norm) and _marker_line(texts[last + 1], norm[last + 1]):
         last += 1
     for i in range(best[0][0], last + 1):
-        if result.labels[i] == "other" and _MARKER_ONLY.match(norm[i]):
+        if result.labels[i] == "other" and _marker_line(texts[i], norm[i]):
             result.labels[i] = "authors"
     result.scores["authors"] = len(set().union(*(f for _, f in best))) / len(surnames)
 
