@@ -70,12 +70,12 @@ FALLBACK_CSS = ":where(" + ", ".join(f".{name}" for name in HIDING_CLASSES) + ")
 #: Run before the DOM is read: adds a style sheet (a constructed one, so a page's
 #: Content-Security-Policy, which may forbid inline styles, does not stop it; it works with JavaScript
 #: disabled) and puts every ``<object>``'s fallback content in its place, as the browser does once
-#: the object's (always blocked) resource fails.
+#: the object's resource fails, as it always does here (unless it is inline, a ``data:`` URL).
 _SETTLE_JS = """css => {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(css);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-  for (const object of [...document.querySelectorAll("object")]) object.replaceWith(...object.childNodes);
+  for (const object of [...document.querySelectorAll("object:not([data^='data:'])")]) object.replaceWith(...object.childNodes);
 }"""
 #: Runs first in every document: ``Math.random`` from a fixed seed (mulberry32).
 _SEEDED_RANDOM_JS = """(() => {

@@ -193,3 +193,5 @@ def test_a_page_renders_the_same_every_time(renderer):
     assert texts[0][:2] == ["Lead", "After the table"]
     assert texts[0][2].startswith("Ad 0.")
     assert all(t == texts[0] for t in texts[1:])
+    inline = "<object data='data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E'><p>Fallback</p></object>"
+    assert [z.text for z in collect_zones(renderer.render(inline + "<p>Text</p>"))] == ["Text"]
