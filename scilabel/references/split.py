@@ -112,15 +112,16 @@ def _pieces(zones: pd.DataFrame) -> list[_Piece]:
             size = float(z.get("font_size", 16.0) or 16.0)
             pieces.append(_Piece(part, row, float(z["x"]), float(z["y"]), float(z["h"]), size, None))
     numbered = _numbered([leading_label(p.text, glued=True)[0] for p in pieces])
+    label_only = [bool(_LABEL_ONLY.match(p.text)) for p in pieces]
     # a plain number that is not followed by punctuation ("9", "," is a volume) may be a label
-    plain = [p for p, after in zip(pieces, [*pieces[1:], None])
-             if p.text.strip().isdigit() and _LABEL_ONLY.match(p.text) and not (after and _FIELD_PUNCT.match(after.text))]
+    plain = [p for p, only, after in zip(pieces, label_only, [*pieces[1:], None])
+             if only and p.text.strip().isdigit() and not (after and _FIELD_PUNCT.match(after.text))]
     counted = {id(plain[i]) for i in _counting_up([int(p.text) for p in plain])}
-    for p, before in zip(pieces, [None, *pieces[:-1]]):
+    for p, only, before in zip(pieces, label_only, [None, *pieces[:-1]]):
         p.glued = numbered
         if before is not None and before.text.rstrip().endswith(_RANGE_DASHES):
             continue  # "205." after "Science 171: 203-" ends a page range: no label
-        p.bare = bool(_LABEL_ONLY.match(p.text)) and (not p.text.strip().isdigit() or id(p) in counted)
+        p.bare = only and (not p.text.strip().isdigit() or id(p) in counted)
         p.label = re.sub(r"[^\w]", "", p.text) if p.bare else leading_label(p.text, numbered)[0]
         if p.label and not numbered and _YEAR.fullmatch(p.label):
             p.label = None  # "1958. Longevity, habitat ..." opens with its year, not a number
