@@ -26,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from scilabel.corpus.jats import parse_jats
+from scilabel.labeler import ZoneLabeler
 from scilabel.metatags import read_meta
 from scilabel.output import split_author_names
 from scilabel.persistence import load_model, model_path
@@ -50,11 +51,17 @@ def gold_names(path: Path) -> Counter:
     return Counter(normalise(a.name) for a in parse_jats(path).authors if a.name.strip())
 
 
+@lru_cache(maxsize=None)
+def labeller(labels: str) -> ZoneLabeler:
+    """The zone labeller named by ``--labels`` (loaded once for generated and real pages)."""
+    return load_model(model_path(labels))
+
+
 def labelled(zones: pd.DataFrame, labels: str) -> str:
     """The column of ``zones`` holding the labels to read names from (predicting them if asked)."""
     if labels == "gold":
         return "label"
-    zones["predicted"] = load_model(model_path(labels)).predict(zones)
+    zones["predicted"] = labeller(labels).predict(zones)
     return "predicted"
 
 
