@@ -38,8 +38,15 @@ PAPER_LAYOUT = ("n_words", "left", "top", "height")
 LAYOUT_FEATURES = PAPER_LAYOUT + (
     "width", "x_rel", "y_rel", "order_rel", "font_rel", "bold", "italic", "caps", "digits", "punct",
     "sup", "link", "email", "url", "doi", "years", "lines", "chars", "marker", "prev_abstract_cue",
-    "prev_references_cue", "name_shape",
+    "prev_references_cue", "name_shape", "abstract_part",
 )
+#: A zone opening with the name of a structured abstract's part, then its text: "Methods Ten adult
+#: subjects ...", "Results: For the ...", not the heading "Methods" alone nor "Results of the model ...".
+_ABSTRACT_PART = re.compile(
+    r"\s*(?i:background|context|importance|introduction|purpose|aims?|objectives?|design|setting|participants"
+    r"|patients|interventions?|measurements?|main outcomes?(?: and)? measures?|outcomes?|methods?(?: and findings)?"
+    r"|results?|findings|interpretation|conclusions?(?: and relevance)?|significance|trial registration)"
+    r"\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
 _ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
 _REFERENCES_CUE = re.compile(r"references|bibliography|literature|works cited|notes", re.I)
 
@@ -568,8 +575,9 @@ class ZoneArrays:
         lines, joined = self._lines
         return _cue_line_counts(pattern, lines, self.token_text if lowered else joined, cues)
 
-    def markers(self) -> np.ndarray:
-        return np.fromiter((1.0 if _MARKER.match(t) else 0.0 for t in self._lines[0]), dtype=float,
+    def opening(self, pattern: re.Pattern) -> np.ndarray:
+        """1 for a text that ``pattern`` matches at its start, else 0."""
+        return np.fromiter((1.0 if pattern.match(t) else 0.0 for t in self._lines[0]), dtype=float,
                            count=self.n_zones)
 
     @cached_property
@@ -662,10 +670,11 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "years": ZoneArrays.years,
     "lines": lambda z: z.column("h") / np.maximum(z.column("font_size") * 1.15, 1.0),
     "chars": lambda z: z.chars,
-    "marker": ZoneArrays.markers,
+    "marker": lambda z: z.opening(_MARKER),
     "prev_abstract_cue": lambda z: z.after_cue(_ABSTRACT_CUE),
     "prev_references_cue": lambda z: z.after_cue(_REFERENCES_CUE),
     "name_shape": ZoneArrays.name_shapes,
+    "abstract_part": lambda z: z.opening(_ABSTRACT_PART),
 }
 
 

@@ -76,6 +76,15 @@ def test_name_shape_marks_zones_written_as_names():
     assert layout_features(pd.DataFrame(rows))["name_shape"].tolist() == [1, 1, 1, 1, 1, 0, 0, 0, 0, 0]
 
 
+def test_abstract_part_marks_zones_opening_with_a_structured_abstract_part():
+    texts = ["Methods Ten adult subjects (2 women) were scanned", "Results: For the conventional system",
+             "Main outcome measures Predicted annual rates", "  Background. Leprosy reactions are common",
+             "Methods", "Results of the statistical models", "Patients with prior treatment", "Our methods differ",
+             "Methodsology Ten"]
+    rows = [zone(t, 20 * i) for i, t in enumerate(texts)]
+    assert layout_features(pd.DataFrame(rows))["abstract_part"].tolist() == [1, 1, 1, 1, 0, 0, 0, 0, 0]
+
+
 def test_line_units_merge_fragments_on_one_line_only():
     rows = [zone("Title of the paper", 0, size=30), zone("Li Sun", 100, x=88, w=40, size=14),
             zone("1,2", 102, x=134, w=14, h=11, size=9.8), zone("Datao Wang", 100, x=196, w=77, size=14),
