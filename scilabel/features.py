@@ -4,8 +4,9 @@ Layout features are computed per page from a zones frame (:func:`scilabel.zones.
 a ``page`` column telling pages apart). The paper's four (number of words, left, top, height) come
 first; the rest add what it lacks: width, position relative to the page and in reading order, font
 size relative to the page's body text, bold and italic type, shares of capitals, digits and
-punctuation, e-mail / URL / DOI / year patterns, superscript markers, link density, and whether the
-previous zone is an abstract or references heading. :class:`ZoneArrays` computes only the features
+punctuation, e-mail / URL / DOI / year patterns, superscript markers, link density, whether the
+previous zone is an abstract or references heading, whether the zone is written as names are, and
+whether it opens with the name of a structured abstract's part. :class:`ZoneArrays` computes only the features
 asked for, each input (texts, columns, character counts) once per call.
 
 Words are the tokens of :func:`tokenize`, which fitting uses. Labelling counts them with a
