@@ -5,8 +5,8 @@ The generated pages hold the words of a few hundred articles; the field collecti
 (:mod:`scilabel.corpus.collections`: MEDLINE records, labelled headers and reference strings) hold
 tens of thousands of real titles, names, addresses, abstracts and references. A multinomial model per
 field over :func:`~scilabel.features.tokenize` tokens gives every zone its mean log-likelihood per
-known token under each field, centred over the fields, and the log of its known-token count: a
-length-free text channel that the SVM emission weighs with the layout (as the paper's Naive Bayes
+known token under each field, centred over the fields and shrunk towards zero for zones of few
+known tokens, and the log of its known-token count: a nearly length-free text channel that the SVM emission weighs with the layout (as the paper's Naive Bayes
 draws its word likelihoods from such collections).
 """
 from __future__ import annotations
@@ -32,11 +32,19 @@ class FieldWordModel(BaseEstimator):
     ----------
     alpha : additive smoothing of the word likelihoods
     min_df : a word must occur in this many collection texts to be known
+    shrink : pseudo-count of tokens: a zone's centred scores are multiplied by known / (known +
+        shrink), so that one or two known tokens ("•", "Professor") do not speak as loudly as a
+        sentence (0: the plain mean)
     """
 
-    def __init__(self, alpha: float = 0.5, min_df: int = 2):
+    def __init__(self, alpha: float = 0.5, min_df: int = 2, shrink: float = 1.0):
         self.alpha = alpha
         self.min_df = min_df
+        self.shrink = shrink
+
+    def __setstate__(self, state: dict) -> None:
+        # models pickled before ``shrink`` existed used the plain mean: they keep doing so
+        super().__setstate__({"shrink": 0.0, **state})
 
     def fit(self, collections: pd.DataFrame) -> FieldWordModel:
         """Fit on a collections frame (columns ``field``, ``text``); fields outside :data:`FIELDS` are ignored."""
@@ -53,7 +61,8 @@ class FieldWordModel(BaseEstimator):
 
     def scores(self, zones: Zones | ZoneArrays) -> np.ndarray:
         """(n_zones, len(FIELDS) + 1): mean log-likelihood per known token under each field, minus
-        its mean over the fields (zeros without known tokens), then log(1 + known tokens)."""
+        its mean over the fields, times known / (known + shrink) (zeros without known tokens), then
+        log(1 + known tokens)."""
         check_is_fitted(self, "log_prob_")
         arrays = zones if isinstance(zones, ZoneArrays) else ZoneArrays(zones)
         return self.count_scores(vocabulary_index(self.vocabulary_).counts(arrays)[0])
@@ -62,7 +71,9 @@ class FieldWordModel(BaseEstimator):
         """:meth:`scores` from the zones' token counts over ``vocabulary_``."""
         known = np.asarray(counts.sum(axis=1)).ravel()
         mean = (counts @ self.log_prob_) / np.maximum(known, 1.0)[:, None]
-        return np.hstack([mean - mean.mean(axis=1, keepdims=True), np.log1p(known)[:, None]])
+        weight = known / np.maximum(known + self.shrink, 1e-12)
+        centred = (mean - mean.mean(axis=1, keepdims=True)) * weight[:, None]
+        return np.hstack([centred, np.log1p(known)[:, None]])
 
     def feature_names(self) -> list[str]:
         return [f"words_like_{field}" for field in FIELDS] + ["known_words"]

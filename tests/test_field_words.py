@@ -32,11 +32,25 @@ def test_scores_are_centred_mean_log_likelihoods_per_known_token():
     assert scores[1, :-1].argmax() == FIELDS.index("affiliations")
     np.testing.assert_allclose(scores[:, :-1].sum(axis=1), 0.0, atol=1e-9)  # centred over the fields
     np.testing.assert_array_equal(scores[2:], 0.0)  # no known token: no evidence
-    # by hand: tokens "bo" and "chen" under each field, averaged, then centred
+    # by hand: tokens "bo" and "chen" under each field, averaged, centred, shrunk by 2 / (2 + 1)
     columns = [model.vocabulary_.vocabulary_[t] for t in ("bo", "chen")]
     mean = model.log_prob_[columns].mean(axis=0)
-    np.testing.assert_allclose(scores[0, :-1], mean - mean.mean())
+    np.testing.assert_allclose(scores[0, :-1], (mean - mean.mean()) * 2 / 3)
     assert scores[0, -1] == pytest.approx(np.log1p(2))
+    plain = FieldWordModel(alpha=1.0, min_df=1, shrink=0.0).fit(COLLECTIONS).scores(zones)
+    np.testing.assert_allclose(plain[0, :-1], mean - mean.mean())
+    np.testing.assert_array_equal(plain[2:], 0.0)
+
+
+def test_few_known_tokens_speak_less_loudly_and_old_models_keep_the_plain_mean():
+    model = FieldWordModel(alpha=1.0, min_df=1).fit(COLLECTIONS)
+    one, many = model.scores(pd.DataFrame({"text": ["Chen", "Chen Chen Chen Chen Chen Chen Chen Chen Chen"]}))
+    np.testing.assert_allclose(many[:-1] / 0.9, one[:-1] / 0.5)  # the same mean, weighted 9/10 and 1/2
+    state = model.__getstate__()
+    del state["shrink"]  # as pickled before the parameter existed
+    old = FieldWordModel.__new__(FieldWordModel)
+    old.__setstate__(state)
+    assert old.shrink == 0.0 and old.get_params()["shrink"] == 0.0
 
 
 def test_missing_fields_are_a_clear_error():
