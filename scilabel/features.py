@@ -6,8 +6,8 @@ first; the rest add what it lacks: width, position relative to the page and in r
 size relative to the page's body text, bold and italic type, shares of capitals, digits and
 punctuation, e-mail / URL / DOI / year patterns, superscript markers, link density, whether the
 previous zone is an abstract or references heading, whether the zone is written as names are, and
-whether it opens with the name of a structured abstract's part. :class:`ZoneArrays` computes only the features
-asked for, each input (texts, columns, character counts) once per call.
+whether it opens with the name of a structured abstract's part. :class:`ZoneArrays` computes only
+the features asked for, each input (texts, columns, character counts) once per call.
 
 Words are the tokens of :func:`tokenize`, which fitting uses. Labelling counts them with a
 :class:`TokenIndex`: a page's texts are joined and tokenized with numpy on their code points, and

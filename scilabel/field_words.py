@@ -6,8 +6,9 @@ The generated pages hold the words of a few hundred articles; the field collecti
 tens of thousands of real titles, names, addresses, abstracts and references. A multinomial model per
 field over :func:`~scilabel.features.tokenize` tokens gives every zone its mean log-likelihood per
 known token under each field, centred over the fields and shrunk towards zero for zones of few
-known tokens, and the log of its known-token count: a nearly length-free text channel that the SVM emission weighs with the layout (as the paper's Naive Bayes
-draws its word likelihoods from such collections).
+known tokens, and the log of its known-token count: a nearly length-free text channel that the SVM
+emission weighs with the layout (as the paper's Naive Bayes draws its word likelihoods from such
+collections).
 """
 from __future__ import annotations
 
