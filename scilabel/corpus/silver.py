@@ -94,8 +94,9 @@ def silver_labels(texts: list[str], meta: PageMeta) -> SilverResult:
         _align_institutions(norm, meta.institutions, result)
     if len(meta.abstract) >= 100:
         _align_abstract(norm, meta.abstract, start, result)
-    if sum(1 for r in meta.references if _reference_matcher(r) is not None) >= 3:
-        _align_references(norm, meta.references, start, result)
+    matchers = [(ref, match) for ref in meta.references if (match := _reference_matcher(ref)) is not None]
+    if len(matchers) >= 3:
+        _align_references(norm, matchers, start, result)
     return result
 
 
@@ -291,12 +292,12 @@ def _reference_matcher(ref: dict[str, list[str]]) -> Callable[[str], bool] | Non
     return lambda text: len(text) <= ENTRY_CHARS and all(w.search(text) for w in words)
 
 
-def _align_references(norm: list[str], references: list[dict], start: int, result: SilverResult) -> None:
-    """Each declared reference by :func:`_reference_matcher`, then the whole entry: the zones around the
-    matched one made only of that reference's own words (authors, journal, year, volume, pages ...;
-    zones of bare punctuation between them) and a bare entry number just before it. Link lines
-    ("Google Scholar", "CrossRef") stay ``other``."""
-    matchers = [(ref, match) for ref in references if (match := _reference_matcher(ref)) is not None]
+def _align_references(norm: list[str], matchers: list[tuple[dict, Callable[[str], bool]]], start: int,
+                      result: SilverResult) -> None:
+    """Each declared reference by its :func:`_reference_matcher` (given with it), then the whole
+    entry: the zones around the matched one made only of that reference's own words (authors,
+    journal, year, volume, pages ...; zones of bare punctuation between them) and a bare entry number
+    just before it. Link lines ("Google Scholar", "CrossRef") stay ``other``."""
     # a zone is the match of one reference only: "Dabigatran versus warfarin in patients with atrial
     # fibrillation" would also match the declared "Apixaban versus warfarin in patients with ..."
     anchors: set[int] = set()
