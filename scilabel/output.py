@@ -12,14 +12,19 @@ from .references import PageReferences
 #: Characters of author and affiliation markers: digits, *, daggers, section signs, superscript digits.
 _MARKER_CHARS = r"\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079"
 _MARKERS = re.compile(f"[{_MARKER_CHARS}]+")
+#: Where two names were glued together without a separator: four small letters ending one name, a
+#: capital and a small letter starting the next ("Anton CrombachPaulien"); not "DeLong", "McDonald", "MacArthur".
+_GLUED_NAMES = re.compile(r"(?<=[a-z\u00df-\u00ff]{4})(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff])")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
 _AFFILIATION_MARKER = re.compile(rf"^\s*(?:[{_MARKER_CHARS}]+|[a-z](?=\s))[\s.,)]*")
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
+#: What a byline's caption calls the people it lists ("Curator and contributors:", "Edited by").
+_ROLE = r"(?:authors?|author\(s\)|contributors?|curators?|editors?|(?:written|edited)\s+by|by)"
 #: A caption naming the field at the start of a field's text ("Title:", "Authors:", "By", "Abstract.").
 _CAPTIONS = {
     "title": re.compile(r"^\s*(?:article\s+)?title\s*(?:[:\uff1a]\s*|$)", re.I),
-    "authors": re.compile(r"^\s*(?:(?:authors?|author\(s\)|contributors?|written\s+by|by)\s*(?:[:\uff1a]|$)"
-                          r"|by\s+(?-i:(?=[A-Z])))\s*", re.I),
+    "authors": re.compile(rf"^\s*(?:{_ROLE}(?:\s*(?:,|\band\b|&)\s*{_ROLE})*\s*(?:[:\uff1a]|$)"
+                          r"|(?:(?:written|edited)\s+)?by\s+(?-i:(?=[A-Z])))\s*", re.I),
     "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)"
                                r"\s*(?:[:\uff1a]\s*|$)", re.I),
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
@@ -55,10 +60,12 @@ def field_text(field: str, texts: list[str], sep: str = " ") -> str | None:
 def split_author_names(texts: list[str]) -> list[str]:
     """Person and group names from author-zone texts: captions, markers (also affiliation letters,
     "Ren a,b"), degrees, separators, e-mail and web addresses, institutions and lines that are no
-    name ("Show author details") removed, order kept, each name once."""
+    name ("Show author details") removed, order kept, each name once. A marker separates names, as
+    does the start of a name glued to the end of the last ("Swart1John R. Bracht", "CrombachPaulien")."""
     names: list[str] = []
     for text in texts:
-        for part in _NAME_SPLIT.split(_MARKERS.sub(" ", strip_caption("authors", text))):
+        text = _GLUED_NAMES.sub(", ", _MARKERS.sub(", ", strip_caption("authors", text)))
+        for part in _NAME_SPLIT.split(text):
             name = _LETTER_MARKS.sub("", " ".join(part.split())).strip(" .:")
             if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name) \
                     and not _NOT_A_NAME.search(name) and _written_as_name(name):

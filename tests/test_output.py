@@ -15,6 +15,9 @@ from scilabel.output import affiliation_texts, field_text, split_author_names, s
     ("authors", "By Jane Roe", "Jane Roe"),
     ("authors", "Byron Smith", "Byron Smith"),
     ("authors", "by hand", "by hand"),
+    ("authors", "Curator and contributors: A. Roe", "A. Roe"),
+    ("authors", "Written by Jane Roe", "Jane Roe"),
+    ("authors", "Editors", ""),
     ("affiliations", "Author information: Dept A", "Dept A"),
     ("affiliations", "Affiliations", ""),
     ("affiliations", "Addresses of the Royal Society", "Addresses of the Royal Society"),
@@ -50,3 +53,11 @@ def test_author_names_lose_affiliation_letters_and_lines_that_are_no_names() -> 
 def test_affiliation_captions_and_markers_are_removed() -> None:
     assert affiliation_texts(["Affiliations", "Affiliations: 1 Dept A", "*Dept B", "a Univ C", "\u2020, Inst D", "2",
                               "Dept E, 12 Road"]) == ["Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
+
+
+def test_author_names_split_where_markers_or_glued_names_join_them() -> None:
+    texts = ["Li Sun1,2Datao Wang2Yufeng Luo2", "Anton CrombachPaulien Hogeweg", "Edward F. DeLong and Ross McDonald",
+             "Curator and contributors: Diego Gazzolo, Douglas MacArthur", "Edited by Jane Roe"]
+    assert split_author_names(texts) == ["Li Sun", "Datao Wang", "Yufeng Luo", "Anton Crombach", "Paulien Hogeweg",
+                                         "Edward F. DeLong", "Ross McDonald", "Diego Gazzolo", "Douglas MacArthur",
+                                         "Jane Roe"]
