@@ -27,12 +27,21 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
     layout : layout feature names to use (default all of :data:`LAYOUT_FEATURES`)
     min_df : minimum number of zones a word must occur in to enter the vocabulary
     max_features : vocabulary size limit
+    clip : standardised dense features are clipped to [-clip, clip] (None: not clipped), so that a
+        value far outside the training range ("Co 2+", whose superscripts are 40% of its characters,
+        20 standard deviations out) cannot outvote everything else in a linear model
     """
 
-    def __init__(self, layout: tuple[str, ...] = LAYOUT_FEATURES, min_df: int = 2, max_features: int | None = 50000):
+    def __init__(self, layout: tuple[str, ...] = LAYOUT_FEATURES, min_df: int = 2, max_features: int | None = 50000,
+                 clip: float | None = 6.0):
         self.layout = layout
         self.min_df = min_df
         self.max_features = max_features
+        self.clip = clip
+
+    def __setstate__(self, state: dict) -> None:
+        # featurizers pickled before ``clip`` existed did not clip
+        super().__setstate__({"clip": None, **state})
 
     def fit(self, zones: pd.DataFrame, y: object = None, collections: pd.DataFrame | None = None) -> ZoneFeaturizer:
         """Fit on zones; ``collections`` (columns field, text) add the field word scores."""
@@ -71,7 +80,10 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
         """The two blocks of :meth:`transform`: words (sparse) and the standardised dense features."""
         check_is_fitted(self, "words_")
         words, dense = self._blocks(ZoneArrays(zones))
-        return words, (dense - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform
+        dense = (dense - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform
+        if self.clip is not None:
+            np.clip(dense, -self.clip, self.clip, out=dense)
+        return words, dense
 
     def transform(self, zones: Zones) -> sp.csr_matrix:
         words, dense = self.transform_blocks(zones)

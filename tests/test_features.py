@@ -53,6 +53,22 @@ def test_featurizer_words_equal_tfidf_vectorizer():
         ZoneFeaturizer(layout=("top", "colour")).fit(frame)
 
 
+def test_dense_features_are_clipped_so_one_extreme_value_cannot_outvote_the_rest():
+    frame = pd.DataFrame([zone(t, 40 * i) for i, t in enumerate(TEXTS)] * 3
+                         + [{**zone("Co 2+", 900), "sup_chars": 2}])
+    sup = list(ZoneFeaturizer().layout).index("sup")
+    clipped = ZoneFeaturizer(min_df=1, clip=2.0).fit(frame)
+    unclipped = ZoneFeaturizer(min_df=1, clip=None).fit(frame)
+    assert unclipped.transform_blocks(frame)[1][-1, sup] > 4.0  # one zone among 22 with superscripts
+    dense = clipped.transform_blocks(frame)[1]
+    assert dense[-1, sup] == 2.0 and np.abs(dense).max() <= 2.0
+    state = clipped.__getstate__()
+    del state["clip"]  # as pickled before the parameter existed
+    old = ZoneFeaturizer.__new__(ZoneFeaturizer)
+    old.__setstate__(state)
+    assert old.clip is None and old.get_params()["clip"] is None
+
+
 def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     rows = [zone("Home", 0), zone("Abstract", 40, weight=700), zone("We measured things " * 5, 80),
             zone("References", 120), zone("1. Smith J. Roots. 1999.", 160),
