@@ -1,5 +1,5 @@
-"""The SVM emission's feature matrix: words as TF-IDF, standardised layout features and field word
-scores, one row per zone."""
+"""The SVM emission's feature matrix: words as TF-IDF, then layout features and field word scores
+standardised and clipped, one row per zone."""
 from __future__ import annotations
 
 import numpy as np
@@ -18,8 +18,8 @@ _LOG_SCALED = {"n_words", "left", "top", "height", "width", "years", "lines", "c
 
 
 class ZoneFeaturizer(TransformerMixin, BaseEstimator):
-    """Words (TF-IDF over :func:`tokenize` tokens), standardised layout features and, when fitted with
-    field collections, the zone's field word scores (:class:`~scilabel.field_words.FieldWordModel`),
+    """Words (TF-IDF over :func:`tokenize` tokens), standardised and clipped layout features and, when
+    fitted with field collections, the zone's field word scores (:class:`~scilabel.field_words.FieldWordModel`),
     as one sparse matrix.
 
     Parameters
