@@ -77,7 +77,7 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
         return counts
 
     def transform_blocks(self, zones: Zones) -> tuple[sp.csr_matrix, np.ndarray]:
-        """The two blocks of :meth:`transform`: words (sparse) and the standardised dense features."""
+        """The two blocks of :meth:`transform`: words (sparse) and the standardised, clipped dense features."""
         check_is_fitted(self, "words_")
         words, dense = self._blocks(ZoneArrays(zones))
         dense = (dense - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform

@@ -18,13 +18,15 @@ _GLUED_NAMES = re.compile(r"(?<=[a-z\u00df-\u00ff]{4})(?=[A-Z\u00c0-\u00de][a-z\
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
 _AFFILIATION_MARKER = re.compile(rf"^\s*(?:[{_MARKER_CHARS}]+|[a-z](?=\s))[\s.,)]*")
 _DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
+#: "By", "Written by", "Edited by" before a byline.
+_BY = r"(?:(?:written|edited)\s+)?by"
 #: What a byline's caption calls the people it lists ("Curator and contributors:", "Edited by").
-_ROLE = r"(?:authors?|author\(s\)|contributors?|curators?|editors?|(?:written|edited)\s+by|by)"
+_ROLE = rf"(?:authors?|author\(s\)|contributors?|curators?|editors?|{_BY})"
 #: A caption naming the field at the start of a field's text ("Title:", "Authors:", "By", "Abstract.").
 _CAPTIONS = {
     "title": re.compile(r"^\s*(?:article\s+)?title\s*(?:[:\uff1a]\s*|$)", re.I),
     "authors": re.compile(rf"^\s*(?:{_ROLE}(?:\s*(?:,|\band\b|&)\s*{_ROLE})*\s*(?:[:\uff1a]|$)"
-                          r"|(?:(?:written|edited)\s+)?by\s+(?-i:(?=[A-Z])))\s*", re.I),
+                          rf"|{_BY}\s+(?-i:(?=[A-Z])))\s*", re.I),
     "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)"
                                r"\s*(?:[:\uff1a]\s*|$)", re.I),
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
