@@ -1,7 +1,8 @@
 """Large commercial platform: tab bar, outline on the left, recommendations on the right.
 
-Authors are buttons opening ``<details>`` pop-ups with their affiliations, plus a lettered
-"Show more" affiliation list; references are a ``<ul>`` whose entries end with look-up links.
+Authors are buttons opening ``<details>`` pop-ups with their affiliations (a toggle line such as "Show
+author details" may follow the byline; it is not gold for authors), plus a lettered "Show more"
+affiliation list; references are a ``<ul>`` whose entries end with look-up links.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from scilabel.corpus.templates.base import (
     esc,
     lab,
     page,
+    pick,
     ref_attrs,
     ref_links_attrs,
 )
@@ -58,6 +60,7 @@ h1.title-text { font: 400 30px/1.3 %(head)s; margin: 0 0 14px; }
 .author-group details { display: inline-block; vertical-align: top; }
 .author-group summary { list-style: none; color: %(link)s; cursor: pointer; display: inline; }
 .author-group summary::-webkit-details-marker { display: none; }
+.author-toggle { font-size: 13px; color: %(link)s; margin-bottom: 6px; }
 .author-popup { position: absolute; background: #fff; border: 1px solid #aaa; padding: 10px 14px;
   width: 320px; font-size: 13px; box-shadow: 0 2px 6px rgba(0,0,0,.25); }
 .affiliation-list { font-size: 13px; color: #444; list-style: none; padding: 0; margin: 8px 0; }
@@ -194,13 +197,16 @@ class PortalTabs(Family):
                     if x in affs and show_affs
                 )
                 star = " ✉" if author.corresponding and opt.show_correspondence else ""
-                sep = ", " if i < len(article.authors) - 1 else ""
+                sep = "," if i < len(article.authors) - 1 else ""
+                popup = f'<div class="author-popup">{pop}</div>' if pop else ""
                 buttons.append(
-                    f'<details><summary><span class="author-name">{esc(author.name)}</span>{marks}{star}</summary>'
-                    f'<div class="author-popup">{pop or "Show author details"}</div>'
-                    f"</details>{sep}"
+                    f'<details><summary><span class="author-name">{esc(author.name)}</span>{marks}{star}{sep}</summary>'
+                    f"{popup}</details> "
                 )
             out.append(f'<div class="author-group"{lab("authors")}>{"".join(buttons)}</div>\n')
+            if chance(rng, 0.5):
+                toggle = pick(rng, {"Show author details": 1, "Author information": 1, "About the authors": 1})
+                out.append(f'<div class="author-toggle">{toggle}</div>\n')
         if show_affs:
             expanded = chance(rng, 0.6)
             items = "".join(
