@@ -8,6 +8,7 @@ import pandas as pd
 
 from .labeler import PageLabels
 from .references import PageReferences
+from .references.names import PARTICLES
 
 #: Characters of author and affiliation markers: digits, *, daggers, section signs, superscript digits.
 _MARKER_CHARS = r"\d*\u2020\u2021\u00a7\u00b6#\u2016\u00b9\u00b2\u00b3\u2070-\u2079"
@@ -40,8 +41,6 @@ _NOT_A_NAME = re.compile(r"^(?:authors?|author\(s\)|affiliations?|addresses?)$|"
 
 #: Affiliation letters and marks after a name ("Juan Ren a", "Chiu a,b" once cut at the comma, "Zika✉").
 _LETTER_MARKS = re.compile(r"(?:\s+[a-z]{1,4}|\s*[^\w\s.'\u2019-]+)+$")
-#: Lower-case words that belong to names.
-_PARTICLES = frozenset("van von vom de dem der den des da das di do dos du del della dei la le het op ten ter y bin ibn ben al el zu zum zur af av e".split())
 #: Words that make a text with lower-case words a group author's name.
 _GROUP = re.compile(r"\b(?:group|consortium|collaboration|collaborators|investigators|network|committee|team|"
                     r"taskforce|task force|study|program|programme|initiative|alliance|project|society|staff)\b", re.I)
@@ -78,7 +77,7 @@ def split_author_names(texts: list[str]) -> list[str]:
 def _written_as_name(text: str) -> bool:
     """Whether ``text`` is written as a name: no word in lower case but name particles ("van", "de"),
     or a group's name ("the EMAS Study Group", "on behalf of the ... Consortium")."""
-    lower = [w for w in text.split() if w.islower() and w not in _PARTICLES]
+    lower = [w for w in text.split() if w.islower() and w not in PARTICLES]
     return not lower or bool(_GROUP.search(text))
 
 

@@ -141,6 +141,16 @@ def test_citation_groups(article_file: Path) -> None:
     assert "see Fig 1." in para.text and "  " not in para.text
 
 
+def test_names_before_a_year_start_at_a_word_with_any_name_particle(tmp_path: Path) -> None:
+    body = ("<p>As shown by van der Berg, <xref ref-type=\"bibr\" rid=\"r4\">2001</xref>, and by al Amin, "
+            "<xref ref-type=\"bibr\" rid=\"r4\">2001</xref>, but not by <xref ref-type=\"bibr\" rid=\"r4\">2001</xref>.</p>")
+    path = tmp_path / "particles.xml"
+    path.write_text(ARTICLE.replace("<p>Opening words before any section.</p>", body), encoding="utf-8")
+    cites = _citations(parse_jats(path))
+    # "by van der Berg" does not give "b" + "y van der Berg" ("y" is a particle, as in "Ortega y Gasset")
+    assert [c.text for c in cites[:3]] == ["van der Berg, 2001", "al Amin, 2001", "2001"]
+
+
 def test_references_mixed_and_element(article_file: Path) -> None:
     refs = parse_jats(article_file).references
     assert [r.ref_id for r in refs] == ["r1", "r2", "r3", "r4"]

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import re
 
-#: Lower-case particles that belong to the family name (``van Essen``, ``de la Cruz``).
-PARTICLES = frozenset("van von der den de del della di da dos das du la le ter ten zu bin ibn st".split())
+#: Lower-case particles that belong to a family name (``van Essen``, ``de la Cruz``, ``bin Laden``): the
+#: one list that reference names, bylines and the corpus's citation names use.
+PARTICLES = frozenset(
+    "van von vom de dem der den des da das di do dos du del della dei la le het op ten ter y bin ibn ben al el "
+    "zu zum zur af av e st".split()
+)
 _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 _ETAL = re.compile(r"\b(?:et\s*al\b\.?|and\s+others\b|et\s+coll\.?)", re.I)
 _EDITORS = re.compile(r"\(?\b(?:eds?|editors?|hrsg|coords?)\b\.?\)?", re.I)

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .names import PARTICLES
+
 #: A printed entry label at the start of a piece of text: "[12]", "(12)", "12.", "12)", "12 A", "10a", "^".
 _LABEL = re.compile(
     r"^\s*(?:\[(\d{1,4}[a-z]?)\]|\((\d{1,4}[a-z]?)\)|(\d{1,4}[a-z]?)[.)](?=\s|[^\W\d_]|$)"
@@ -37,8 +39,6 @@ TRAILING_FURNITURE = re.compile(
 )
 #: Numbered entries inside one zone: a label after the end of the previous entry.
 _INNER_LABEL = re.compile(r"(?<=[.\s])\s*(?:\[(\d{1,4})\]|(\d{1,4})\.)\s+(?=\S)")
-#: Family-name particles that may open an entry in lower case ("van Noort, V.").
-_PARTICLES = ("van ", "von ", "de ", "der ", "den ", "da ", "di ", "du ", "le ", "la ", "ten ", "ter ")
 #: A line ending in an initial ("M."): a name goes on on the next line.
 _INITIAL_END = re.compile(r"(?:^|\s)[A-Z]\.$")
 #: A publication year: an entry has one, a piece of an entry often has none.
@@ -170,7 +170,9 @@ def _continues_text(text: str, before: str) -> bool:
     if text[0].isdigit() or text[0] in "([{":
         return True
     if text[0].islower():
-        return not (before.endswith((".", ")", "]")) and text.startswith(_PARTICLES))
+        # a family-name particle may open an entry in lower case ("van Noort, V.")
+        first, *rest = text.split(" ", 1)
+        return not (before.endswith((".", ")", "]")) and rest and first in PARTICLES)
     return bool(_INITIAL_END.search(before))
 
 
