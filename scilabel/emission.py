@@ -137,11 +137,16 @@ class SVMEmission(BaseEstimator):
     min_proba : label probabilities are floored here before they become likelihoods, so that a calibrated
         "surely not" (a paragraph of a component that reads like body text) costs the HMM at most
         -log(min_proba) nats and the path can still carry the component through it
+    prior_weight : the scaled likelihood is P(label | zone) / P(label) ** prior_weight: below 1 it damps
+        the lift that dividing by a small prior gives a rare label (title, authors, a heading) on every
+        zone the SVM grants a little of it (prior scaling, as in hybrid HMMs). The ``sequence=False``
+        decision does not depend on it (see ``state_log_prior_``)
     """
 
     def __init__(self, C: float = 0.1, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
                  calibrate_across: str | None = "group", class_weight: str | None = None,
-                 max_per_label: int | None = 15000, random_state: int = 0, min_proba: float = 1e-4):
+                 max_per_label: int | None = 15000, random_state: int = 0, min_proba: float = 1e-4,
+                 prior_weight: float = 1.0):
         self.C = C
         self.layout = layout
         self.calibration_cv = calibration_cv
@@ -150,10 +155,25 @@ class SVMEmission(BaseEstimator):
         self.max_per_label = max_per_label
         self.random_state = random_state
         self.min_proba = min_proba
+        self.prior_weight = prior_weight
 
     def __setstate__(self, state: dict) -> None:
-        # models pickled before ``min_proba`` existed floored at 1e-9: they keep doing so
-        super().__setstate__({"min_proba": 1e-9, **state})
+        # models pickled before ``min_proba`` existed floored at 1e-9, before ``prior_weight`` divided
+        # by the whole prior: they keep doing so
+        state = {"min_proba": 1e-9, "prior_weight": 1.0, **state}
+        if "state_log_prior_" in state:  # now computed from the state counts' prior and the weight
+            state["state_count_log_prior_"] = state.pop("state_log_prior_")
+        super().__setstate__(state)
+
+    @property
+    def state_log_prior_(self) -> np.ndarray:
+        """Log prior of each state that, added to :meth:`log_likelihood`, gives the state posterior
+        whatever ``prior_weight`` is: log P(state) - (1 - prior_weight) log P(label), so that labelling
+        zones one by one (``ZoneLabeler(sequence=False)``) stays the calibrated classifier's decision."""
+        check_is_fitted(self, "state_count_log_prior_")
+        cols = self.state_columns_
+        label_prior = np.where(cols >= 0, self.label_log_prior_[np.maximum(cols, 0)], 0.0)
+        return self.state_count_log_prior_ - (1.0 - self.prior_weight) * label_prior
 
     def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray, collections: pd.DataFrame | None = None) -> SVMEmission:
         """Fit on zones and their states (the SVM learns labels); ``collections`` (field, text) add the
@@ -174,7 +194,7 @@ class SVMEmission(BaseEstimator):
         self.label_log_prior_ = np.log(freq / freq.sum())
         # column of the classifier's output that each state reads (-1: label never seen in training)
         self.state_columns_ = np.array([classes.index(STATE_LABEL[s]) if STATE_LABEL[s] in classes else -1 for s in STATES])
-        self.state_log_prior_ = _state_log_prior(y_states)
+        self.state_count_log_prior_ = _state_log_prior(y_states)
         field_words = self.featurizer_.field_words_
         self.n_collection_texts_ = 0 if field_words is None else field_words.n_texts_
         return self
@@ -231,13 +251,13 @@ class SVMEmission(BaseEstimator):
         return np.sort(np.concatenate(keep))
 
     def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
-        """(n_zones, 16) scaled log-likelihoods log P(label | O) - log P(label)."""
+        """(n_zones, 16) scaled log-likelihoods log P(label | O) - prior_weight * log P(label)."""
         check_is_fitted(self, "coef_")
         words, layout = self.featurizer_.transform_blocks(zones)  # X = [words layout]: its product in two
         n_words = words.shape[1]
         scores = words @ self.coef_[:n_words] + layout @ self.coef_[n_words:] + self.intercept_
         proba = self._calibrated(scores)
-        scaled = np.log(np.clip(proba, self.min_proba, None)) - self.label_log_prior_
+        scaled = np.log(np.clip(proba, self.min_proba, None)) - self.prior_weight * self.label_log_prior_
         cols = self.state_columns_
         return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], _UNSEEN_LABEL)
 

@@ -118,7 +118,7 @@ def test_svm_probability_floor_bounds_the_veto_and_leaves_the_rest(pages):
     em = labeler.emission_
     strict = em.log_likelihood(pages)
     seen = em.state_columns_ >= 0
-    floor = np.log(1e-2) - em.label_log_prior_[em.state_columns_[seen]]
+    floor = np.log(1e-2) - em.prior_weight * em.label_log_prior_[em.state_columns_[seen]]
     assert (strict[:, seen] < floor).any()  # the calibrated SVM is surer than the floor somewhere
     floored = em.set_params(min_proba=1e-2).log_likelihood(pages)
     assert (floored[:, seen] >= floor - 1e-12).all()
@@ -135,6 +135,34 @@ def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
     restored.__setstate__(old)
     assert restored.min_proba == 1e-9
     np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
+
+
+def test_svm_prior_weight_damps_rare_labels_and_leaves_zone_by_zone_labels(pages):
+    labeler = ZoneLabeler(emission=SVMEmission(calibration_cv=2), sequence=False).fit(pages)
+    em = labeler.emission_
+    assert em.prior_weight == 1.0  # the default divides by the whole prior
+    seen = em.state_columns_ >= 0
+    whole = em.set_params(prior_weight=1.0).log_likelihood(pages)
+    independent = labeler.predict_proba(pages)
+    half = em.set_params(prior_weight=0.5).log_likelihood(pages)
+    # a rare label (log prior far below 0) gains half as much from the division
+    lift = -0.5 * em.label_log_prior_[em.state_columns_[seen]]
+    np.testing.assert_allclose(whole[:, seen] - half[:, seen], np.broadcast_to(lift, half[:, seen].shape))
+    assert lift.max() > 1.0
+    # labelling zones one by one is the calibrated classifier's decision at any weight
+    np.testing.assert_allclose(labeler.predict_proba(pages), independent)
+
+
+def test_svm_emission_pickled_before_the_prior_weight_divides_by_the_whole_prior(pages):
+    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2)).fit(pages).emission_
+    old = dict(em.__getstate__())
+    del old["prior_weight"]
+    old["state_log_prior_"] = old.pop("state_count_log_prior_")  # as models before the weight stored it
+    restored = SVMEmission.__new__(SVMEmission)
+    restored.__setstate__(old)
+    assert restored.prior_weight == 1.0
+    np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
+    np.testing.assert_array_equal(restored.state_log_prior_, em.state_log_prior_)
 
 
 @pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references"])
