@@ -1,7 +1,8 @@
 """Line fragments: zones that sit side by side on one visual line, merged into one labelling unit.
 
 Some layouts split what a reader sees as one piece of text into several zones, e.g. an author name
-and its superscript affiliation marker as separate flex items. Labelling works on line units and
+and its superscript affiliation marker as separate flex items, or an affiliation's number in a
+``<dt>`` above its text in the ``<dd>``. Labelling works on line units and
 broadcasts each unit's label back to its zones; the zones themselves (and the render cache) stay as
 :mod:`scilabel.zones` collected them.
 
@@ -10,30 +11,56 @@ name), and :func:`merge_units` gives its units as arrays by column name: no pand
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .features import Zones, n_rows, page_codes
+
+#: A zone holding nothing but a marker: a number ("2", "12.", "[3]"), a lower-case letter ("a", "b)"),
+#: a symbol ("*", "†", "·"), or a list of numbers or letters ("1,3").
+LONE_MARKER = re.compile(
+    r"\s*(?:\[\d{1,3}\]|\(?\d{1,3}[.)]?|[a-z]\)?|[*†‡§¶#·•∗])"
+    r"(?:\s*,\s*(?:\d{1,3}|[a-z]))*\s*")
+#: Longest text :data:`LONE_MARKER` is tried on.
+_MARKER_CHARS = 8
 
 #: Zone counts summed over a unit's members.
 _SUMMED = ("link_chars", "sup_chars", "italic_chars")
 
 
-def line_units(zones: Zones, max_gap_em: float = 1.0) -> np.ndarray:
+def line_units(zones: Zones, max_gap_em: float = 1.0, marker_gap_em: float = 2.0) -> np.ndarray:
     """Unit number of every row: consecutive zones of one page join a unit when they overlap
     vertically by at least half the smaller height and the next starts at most ``max_gap_em`` font
-    sizes to the right of where the previous ends. Units are numbered page by page (pages in order of
-    first appearance), in reading order."""
+    sizes to the right of where the previous ends. A zone holding only a marker (:data:`LONE_MARKER`:
+    "2", "[3]", "b", "*") also joins the zone after it, the text it marks, when that zone is no marker
+    and starts to its right or below it, at most ``marker_gap_em`` font sizes under its bottom (a
+    ``<dt>`` number over its ``<dd>``): the marker gets the label of what it marks. Units are numbered
+    page by page (pages in order of first appearance), in reading order."""
     n = n_rows(zones)
     codes = page_codes(zones)
     by_page = np.argsort(codes, kind="stable")
     x, y, w, h, size = (np.asarray(zones[c], dtype=float)[by_page] for c in ("x", "y", "w", "h", "font_size"))
+    same_page = codes[by_page][1:] == codes[by_page][:-1]
     overlap = np.minimum(y[:-1] + h[:-1], y[1:] + h[1:]) - np.maximum(y[:-1], y[1:])
     gap = x[1:] - (x[:-1] + w[:-1])
-    join = ((codes[by_page][1:] == codes[by_page][:-1]) & (overlap >= 0.5 * np.minimum(h[:-1], h[1:]))
-            & (gap >= -2.0) & (gap <= max_gap_em * np.maximum(size[:-1], size[1:])))
+    em = np.maximum(size[:-1], size[1:])
+    join = same_page & (overlap >= 0.5 * np.minimum(h[:-1], h[1:])) & (gap >= -2.0) & (gap <= max_gap_em * em)
+    marker = _markers(np.asarray(zones["text"], dtype=object)[by_page])
+    trailing = np.r_[False, join[:-1]]  # on one line with the zone before: it marks that one ("Li Sun 1,2")
+    join |= (same_page & marker[:-1] & ~trailing & ~marker[1:] & (y[1:] >= y[:-1] - 2.0) & (x[1:] >= x[:-1] - 2.0)
+             & (y[1:] - (y[:-1] + h[:-1]) <= marker_gap_em * em))
     units = np.empty(n, dtype=np.intp)
     units[by_page] = np.concatenate([[0], np.cumsum(~join)]) if n else []
     return units
+
+
+def _markers(texts: np.ndarray) -> np.ndarray:
+    """Whether each text is a lone marker (:data:`LONE_MARKER`)."""
+    marker = np.zeros(len(texts), dtype=bool)
+    short = np.flatnonzero(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) <= _MARKER_CHARS)
+    marker[short] = [LONE_MARKER.fullmatch(t) is not None for t in texts[short]]
+    return marker
 
 
 def merge_units(zones: Zones, units: np.ndarray) -> dict[str, np.ndarray]:

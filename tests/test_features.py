@@ -12,7 +12,7 @@ from scilabel.emission import SVMEmission
 from scilabel.featurizer import ZoneFeaturizer
 from scilabel.features import LAYOUT_FEATURES, layout_features, term_counts, tokenize
 from scilabel.labels import STATE_LABEL
-from scilabel.lines import line_units, merge_units
+from scilabel.lines import LONE_MARKER, line_units, merge_units
 
 TEXTS = [
     "Effects of Drought on Root Growth (2019)",
@@ -116,6 +116,31 @@ def test_line_units_merge_fragments_on_one_line_only():
     assert merged["page"].tolist() == ["p", "p", "p", "p", "q"]
     apart = frame.iloc[[0, 5, 6]]
     pd.testing.assert_frame_equal(pd.DataFrame(merge_units(apart, line_units(apart))), apart.reset_index(drop=True))
+
+
+def test_line_units_join_a_lone_marker_to_the_text_it_marks():
+    rows = [zone("Department of Physics, Leeds", 100, x=48, w=300),
+            zone("2", 134, x=48, w=7, h=15, size=13),  # a <dt> over its <dd>, 23 px (< 2 em) apart
+            zone("School of Medicine, Oslo", 172, x=48, w=280),
+            zone("[3]", 206, x=48, w=18),  # a marker before another marker stays alone
+            zone("b", 230, x=48, w=7),
+            zone("Institute of Chemistry, Lyon", 254, x=88, w=260),  # to the right and below: marked
+            zone("*", 288, x=120, w=7),
+            zone("Caption to the left", 312, x=48, w=200),  # starts left of the marker: not what it marks
+            zone("c", 346, x=48, w=7),
+            zone("Text far below", 420, x=48, w=200),  # 55 px under the marker (> 2 em): not joined
+            zone("1,3", 454, x=48, w=20, page="q"), zone("Other page", 478, x=48, w=90, page="q")]
+    units = line_units(pd.DataFrame(rows))
+    assert units.tolist() == [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 8]
+    assert pd.DataFrame(merge_units(pd.DataFrame(rows), units))["text"].tolist()[:4] == [
+        "Department of Physics, Leeds", "2 School of Medicine, Oslo", "[3]", "b Institute of Chemistry, Lyon"]
+
+
+@pytest.mark.parametrize("text, marker", [("2", True), ("12.", True), ("[3]", True), ("(4)", True), ("b)", True),
+                                          ("*", True), ("\u2020", True), ("1, 2", True), ("a,b", True), ("X", False),
+                                          ("1.2", False), ("Ab", False), ("\u2a2f", False), ("1234", False)])
+def test_lone_markers(text, marker):
+    assert (LONE_MARKER.fullmatch(text) is not None) == marker
 
 
 def test_svm_predict_proba_equals_calibrated_classifier():
