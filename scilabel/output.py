@@ -83,13 +83,14 @@ def _written_as_name(text: str) -> bool:
 
 def affiliation_texts(texts: list[str]) -> list[str]:
     """Affiliations from affiliation-zone texts: a leading caption ("Affiliations:") and marker ("1",
-    "a", "*") removed, empty texts dropped, order kept."""
+    "a", "*") removed, empty texts dropped, order kept, each affiliation once (pages that list every
+    author with their affiliations repeat them)."""
     out = []
     for text in texts:
         text = " ".join(_AFFILIATION_MARKER.sub("", strip_caption("affiliations", text)).split())
         if any(c.isalpha() for c in text):
             out.append(text)
-    return out
+    return list(dict.fromkeys(out))
 
 
 def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels, references: PageReferences) -> dict:

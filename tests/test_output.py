@@ -55,6 +55,11 @@ def test_affiliation_captions_and_markers_are_removed() -> None:
                               "Dept E, 12 Road"]) == ["Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
 
 
+def test_affiliations_repeated_for_each_author_are_listed_once() -> None:
+    texts = ["Dept A, Univ X", "Dept B, Univ Y", "1 Dept A, Univ X", "Dept C", "Dept B,  Univ Y"]
+    assert affiliation_texts(texts) == ["Dept A, Univ X", "Dept B, Univ Y", "Dept C"]
+
+
 def test_author_names_split_where_markers_or_glued_names_join_them() -> None:
     texts = ["Li Sun1,2Datao Wang2Yufeng Luo2", "Anton CrombachPaulien Hogeweg", "Edward F. DeLong and Ross McDonald",
              "Curator and contributors: Diego Gazzolo, Douglas MacArthur", "Edited by Jane Roe"]
