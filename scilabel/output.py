@@ -33,8 +33,9 @@ _CAPTIONS = {
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
 }
 #: Parts of an author line that are no person's name: an e-mail address (also written "x [at] y"),
-#: a web address, an institution, or a column head of a byline table ("Author", "Affiliation").
-_NOT_A_NAME = re.compile(r"^(?:authors?|author\(s\)|affiliations?|addresses?)$|"
+#: a web address, an institution, a column head of a byline table ("Author", "Affiliation"), or a
+#: correspondence caption ("Correspondence", "Corresponding Author").
+_NOT_A_NAME = re.compile(r"^(?:authors?|author\(s\)|affiliations?|addresses?)$|\bcorrespond\w*|"
                          r"@|\[at\]|\(at\)|https?:|www\.|orcid|\b(?:universit\w*|institut\w*|college|department|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
