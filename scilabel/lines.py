@@ -1,4 +1,5 @@
-"""Line fragments: zones that sit side by side on one visual line, merged into one labelling unit.
+"""Labelling units: zones that sit side by side on one visual line, and a lone marker with the text it
+marks, merged into one unit.
 
 Some layouts split what a reader sees as one piece of text into several zones, e.g. an author name
 and its superscript affiliation marker as separate flex items, or an affiliation's number in a
@@ -23,7 +24,7 @@ LONE_MARKER = re.compile(
     r"\s*(?:\[\d{1,3}\]|\(?\d{1,3}[.)]?|[a-z]\)?|[*†‡§¶#·•∗])"
     r"(?:\s*,\s*(?:\d{1,3}|[a-z]))*\s*")
 #: Longest text :data:`LONE_MARKER` is tried on.
-_MARKER_CHARS = 8
+_MARKER_MAX_LEN = 8
 
 #: Zone counts summed over a unit's members.
 _SUMMED = ("link_chars", "sup_chars", "italic_chars")
@@ -58,7 +59,7 @@ def line_units(zones: Zones, max_gap_em: float = 1.0, marker_gap_em: float = 2.0
 def _markers(texts: np.ndarray) -> np.ndarray:
     """Whether each text is a lone marker (:data:`LONE_MARKER`)."""
     marker = np.zeros(len(texts), dtype=bool)
-    short = np.flatnonzero(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) <= _MARKER_CHARS)
+    short = np.flatnonzero(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) <= _MARKER_MAX_LEN)
     marker[short] = [LONE_MARKER.fullmatch(t) is not None for t in texts[short]]
     return marker
 
