@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -69,6 +70,16 @@ def test_family_gold_survives_rendering(renderer, article, family, styles):
     # citations link to existing references
     cited = {c for z in zones for c in z.cites}
     assert cited and cited <= {r.ref_id for r in article.references}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_a_short_single_name_byline_is_gold_authors(renderer, article, family):
+    # a caption on the byline's line ("Curator and contributors:") must not outweigh one short name
+    author = replace(article.authors[0], name="Bo Li", given="Bo", surname="Li")
+    one = replace(article, authors=[author])
+    zones = collect_zones(renderer.render(FAMILIES[family].render(one, random.Random(3), PageContext(()))))
+    assert any("li" in words(z.text) for z in zones if z.label in ("authors", "affiliations"))
+    assert not [z.text for z in zones if z.label == "other" and words(z.text)[-2:] == ["bo", "li"]]
 
 
 def test_fielded_references_are_one_zone_styled_and_one_per_field_unstyled(renderer, article):

@@ -185,7 +185,8 @@ class WikiMarkup(Family):
         if not article.authors:
             return ""
         names = ", ".join(f'<a href="#">{esc(a.name)}</a>' for a in article.authors)
-        return f'<div class="curators">Curator and contributors: <span{lab("authors")}>{names}</span></div>\n'
+        # the caption shares the names' zone: label the whole line, so the zone is authors however short the names
+        return f'<div class="curators"{lab("authors")}>Curator and contributors: {names}</div>\n'
 
     def _infobox(self, article: Article, opt: PageOptions, rng: random.Random) -> str:
         rows = [f'<tr><th class="head" colspan="2">{esc(article.journal or "Article")}</th></tr>']
