@@ -17,6 +17,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
+from .constraints import constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, Zones, n_rows, page_codes
 from .hmm import ArticleHMM
@@ -150,10 +151,11 @@ class ZoneLabeler(BaseEstimator):
         return units, merge_units(zones, units)
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
-        """Per page, the unit of each row (from 0 within the page), and the units' log-emissions."""
+        """Per page, the unit of each row (from 0 within the page), and the units' log-emissions (with
+        the states their texts rule out barred, :mod:`scilabel.constraints`)."""
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
-        log_emission = self.emission_.log_likelihood(unit_zones)
+        log_emission = constrain(self.emission_.log_likelihood(unit_zones), unit_zones["text"])
         return [units[rows] for rows in _pages(columns)], log_emission
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:

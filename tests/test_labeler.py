@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
+from scilabel import labeler as labeler_module
 from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.labeler import ZoneLabeler
 from scilabel.labels import STATE_INDEX, STATES, labels_to_states
@@ -92,6 +93,16 @@ def test_labels_synthetic_pages_and_follows_the_topology(fitted, pages):
     proba = fitted.predict_proba(test)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     assert fitted.score(test) > 0.9
+
+
+def test_a_byline_caption_is_never_read_as_authors(fitted, monkeypatch):
+    page = synthetic_page(200)
+    page.insert(2, dict(zone("Authors", "other", page[1]["y"] + 20, 17), page="p200"))
+    test = pd.DataFrame(page)
+    labels = fitted.predict(test)
+    assert labels[2] != "authors" and labels[3] == "authors"
+    monkeypatch.setattr(labeler_module, "constrain", lambda log_emission, texts: log_emission)
+    assert fitted.predict(test)[2] == "authors"  # what the constraint prevents
 
 
 def test_estimator_conventions(fitted, pages):
