@@ -27,8 +27,8 @@ _NOT_FOR_CAPTIONS = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"
 
 def byline_captions(texts: Sequence[str]) -> np.ndarray:
     """Whether each text is a byline caption and nothing else (:data:`BYLINE_CAPTION`)."""
-    return np.fromiter((len(t) <= CAPTION_MAX_LEN and BYLINE_CAPTION.fullmatch(t) is not None for t in texts),
-                       dtype=bool, count=len(texts))
+    return np.fromiter((len(t) <= CAPTION_MAX_LEN and BYLINE_CAPTION.fullmatch(t) is not None
+                        for t in map(str, texts)), dtype=bool, count=len(texts))
 
 
 def constrain(log_emission: np.ndarray, texts: Sequence[str]) -> np.ndarray:
