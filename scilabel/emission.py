@@ -141,12 +141,16 @@ class SVMEmission(BaseEstimator):
         the lift that dividing by a small prior gives a rare label (title, authors, a heading) on every
         zone the SVM grants a little of it (prior scaling, as in hybrid HMMs). The ``sequence=False``
         decision does not depend on it (see ``state_log_prior_``)
+    min_log_likelihood : every state's scaled log-likelihood is floored here (None: no such floor). Floored
+        through ``min_proba`` alone, a "surely not" costs less for a rare label (its floor, log min_proba -
+        log prior, is higher), so a zone that reads as no component at all (a table cell "–") goes to the
+        rarest, the title; one floor for all states leaves the choice to the path
     """
 
     def __init__(self, C: float = 0.1, layout: tuple[str, ...] = LAYOUT_FEATURES, calibration_cv: int = 3,
                  calibrate_across: str | None = "group", class_weight: str | None = None,
                  max_per_label: int | None = 15000, random_state: int = 0, min_proba: float = 1e-4,
-                 prior_weight: float = 1.0):
+                 prior_weight: float = 1.0, min_log_likelihood: float | None = -5.5):
         self.C = C
         self.layout = layout
         self.calibration_cv = calibration_cv
@@ -156,11 +160,13 @@ class SVMEmission(BaseEstimator):
         self.random_state = random_state
         self.min_proba = min_proba
         self.prior_weight = prior_weight
+        self.min_log_likelihood = min_log_likelihood
 
     def __setstate__(self, state: dict) -> None:
         # models pickled before ``min_proba`` existed floored at 1e-9, before ``prior_weight`` divided
-        # by the whole prior: they keep doing so
-        state = {"min_proba": 1e-9, "prior_weight": 1.0, **state}
+        # by the whole prior, and before ``min_log_likelihood`` floored each state through ``min_proba``
+        # alone: they keep doing so
+        state = {"min_proba": 1e-9, "prior_weight": 1.0, "min_log_likelihood": None, **state}
         if "state_log_prior_" in state:  # now computed from the state counts' prior and the weight
             state["state_count_log_prior_"] = state.pop("state_log_prior_")
         super().__setstate__(state)
@@ -258,6 +264,8 @@ class SVMEmission(BaseEstimator):
         scores = words @ self.coef_[:n_words] + layout @ self.coef_[n_words:] + self.intercept_
         proba = self._calibrated(scores)
         scaled = np.log(np.clip(proba, self.min_proba, None)) - self.prior_weight * self.label_log_prior_
+        if self.min_log_likelihood is not None:
+            scaled = np.maximum(scaled, self.min_log_likelihood)
         cols = self.state_columns_
         return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], _UNSEEN_LABEL)
 

@@ -138,6 +138,28 @@ def test_svm_probability_floor_bounds_the_veto_and_leaves_the_rest(pages):
     np.testing.assert_array_equal(floored[:, ~seen], strict[:, ~seen])
 
 
+def test_svm_common_floor_is_one_value_for_every_state(pages):
+    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_proba=1e-9, min_log_likelihood=None)).fit(pages).emission_
+    seen = em.state_columns_ >= 0
+    free = em.log_likelihood(pages)[:, seen]
+    assert (free < -3.0).any()  # the calibrated SVM is surer than the floor somewhere
+    common = em.set_params(min_log_likelihood=-3.0).log_likelihood(pages)[:, seen]
+    np.testing.assert_array_equal(common, np.maximum(free, -3.0))
+    # through min_proba alone a rare label's floor is higher than a frequent one's
+    by_proba = em.set_params(min_proba=1e-2, min_log_likelihood=None).log_likelihood(pages)[:, seen]
+    assert len(np.unique(np.round(by_proba.min(axis=0), 6))) > 1
+
+
+def test_svm_emission_pickled_before_the_common_floor_keeps_none(pages):
+    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_log_likelihood=None)).fit(pages).emission_
+    old = dict(em.__getstate__())
+    del old["min_log_likelihood"]
+    restored = SVMEmission.__new__(SVMEmission)
+    restored.__setstate__(old)
+    assert restored.min_log_likelihood is None
+    np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
+
+
 def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
     em = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_proba=1e-9)).fit(pages).emission_
     old = dict(em.__getstate__())
@@ -149,7 +171,7 @@ def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
 
 
 def test_svm_prior_weight_damps_rare_labels_and_leaves_zone_by_zone_labels(pages):
-    labeler = ZoneLabeler(emission=SVMEmission(calibration_cv=2), sequence=False).fit(pages)
+    labeler = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_log_likelihood=None), sequence=False).fit(pages)
     em = labeler.emission_
     assert em.prior_weight == 1.0  # the default divides by the whole prior
     seen = em.state_columns_ >= 0

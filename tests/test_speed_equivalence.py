@@ -258,7 +258,8 @@ def test_svm_log_likelihood_equals_predict_proba_of_the_feature_matrix():
     X = em.featurizer_.transform(zones)
     np.testing.assert_allclose(X[:, :len(em.featurizer_.words_.vocabulary_)].toarray(),
                                em.featurizer_.words_.transform(zones["text"]).toarray(), atol=1e-12)
-    scaled = np.log(np.clip(em.predict_proba(X), em.min_proba, None)) - em.label_log_prior_
+    scaled = np.maximum(np.log(np.clip(em.predict_proba(X), em.min_proba, None)) - em.label_log_prior_,
+                        em.min_log_likelihood)
     cols = em.state_columns_
     expected = np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], np.log(1e-9))
     np.testing.assert_allclose(em.log_likelihood(zones), expected, atol=1e-12)
