@@ -2,7 +2,7 @@
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
 "Author information") is never a name or an address, yet it looks like one to the emission: it is
-short, written in capitals like a name, and the word "authors" opens bylines ("Authors: Li Sun, ...").
+short, capitalised as names are, and the word "authors" opens bylines ("Authors: Li Sun, ...").
 The generated training pages hold few such captions between the title and the byline, so the HMM
 would rather read them as authors than pay for a gap there. Barring the Authors and Affiliations
 states for them leaves the decoder a gap state (or another component) instead.
