@@ -1,7 +1,7 @@
 """States a zone's text rules out, applied to the log-emissions before decoding.
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
-"Author information") is never a name or an address, yet it looks like one to the emission: it is
+"Author information", "Addresses") is never a name or an address, yet it looks like one to the emission: it is
 short, capitalised as names are, and the word "authors" opens bylines ("Authors: Li Sun, ...").
 The generated training pages hold few such captions between the title and the byline, so the HMM
 would rather read them as authors than pay for a gap there. Barring the Authors and Affiliations
@@ -17,8 +17,9 @@ import numpy as np
 from .labels import STATE_INDEX
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
-_CAPTION_WORD = r"corresponding|authors?|affiliations?|correspondence|contributors?|information|details"
-BYLINE_CAPTION = re.compile(rf"(?i)\W*(?:{_CAPTION_WORD})\b(?:\W*(?:{_CAPTION_WORD}|and)\b)*\W*")
+_CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|contributors?|"
+                 r"information|details")
+BYLINE_CAPTION = re.compile(rf"(?i)\W*(?:{_CAPTION_WORD})(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60
 #: States a byline caption cannot be in.

@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 
+from .constraints import BYLINE_CAPTION
 from .labeler import PageLabels
 from .references import PageReferences
 from .references.names import PARTICLES
@@ -32,10 +33,10 @@ _CAPTIONS = {
                                r"\s*(?:[:\uff1a]\s*|$)", re.I),
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
 }
-#: Parts of an author line that are no person's name: an e-mail address (also written "x [at] y"),
-#: a web address, an institution, a column head of a byline table ("Author", "Affiliation"), or a
-#: correspondence caption ("Correspondence", "Corresponding Author").
-_NOT_A_NAME = re.compile(r"^(?:authors?|author\(s\)|affiliations?|addresses?)$|\bcorrespond\w*|"
+#: Parts of an author line that are no person's name besides byline captions (:data:`BYLINE_CAPTION`):
+#: an e-mail address (also written "x [at] y"), a web address, an institution, or a correspondence
+#: line ("Corresponding author: ...").
+_NOT_A_NAME = re.compile(r"\bcorrespond\w*|"
                          r"@|\[at\]|\(at\)|https?:|www\.|orcid|\b(?:universit\w*|institut\w*|college|department|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
@@ -70,7 +71,8 @@ def split_author_names(texts: list[str]) -> list[str]:
         for part in _NAME_SPLIT.split(text):
             name = _LETTER_MARKS.sub("", " ".join(part.split())).strip(" .:")
             if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name) \
-                    and not _NOT_A_NAME.search(name) and _written_as_name(name):
+                    and not BYLINE_CAPTION.fullmatch(name) and not _NOT_A_NAME.search(name) \
+                    and _written_as_name(name):
                 names.append(name)
     return list(dict.fromkeys(names))
 

@@ -6,9 +6,10 @@ from scilabel.labels import STATE_INDEX, STATES
 
 def test_byline_captions_are_captions_and_nothing_else():
     texts = ["Authors", "Authors and affiliations", "Corresponding Author", "Correspondence:", "Author information ▼",
-             "AUTHORS", " Affiliation ", "Authors: Li Sun, Datao Wang", "and", "Authors’ contributions",
-             "About the authors", "Authority", "Author information and affiliations details " * 2, None]
-    assert byline_captions(texts).tolist() == [True] * 7 + [False] * 7
+             "AUTHORS", " Affiliation ", "Author(s)", "Addresses", "Affiliation(s):",
+             "Authors: Li Sun, Datao Wang", "and", "Authors’ contributions", "About the authors", "Authority",
+             "Author information and affiliations details " * 2, None, "Addressee", "Author(s) Li Sun"]
+    assert byline_captions(texts).tolist() == [True] * 10 + [False] * 9
 
 
 def test_constrain_bars_names_and_addresses_for_captions_only():

@@ -45,7 +45,8 @@ def test_author_names_leave_out_addresses_and_institutions() -> None:
 def test_author_names_lose_affiliation_letters_and_lines_that_are_no_names() -> None:
     texts = ["Nai-Chi Chiu a,b, Chien-Wei Su b,c", "Chara A Zika\u2709", ", Gaspar Delso abc", "Show author details",
              "Search for more papers by this author", "Olaf von dem Knesebeck", "kConFab",
-             "on behalf of the EMAS Study Group", "Correspondence", "Corresponding Author"]
+             "on behalf of the EMAS Study Group", "Correspondence", "Corresponding Author", "Author Information",
+             "Author(s)", "Addresses"]
     assert split_author_names(texts) == ["Nai-Chi Chiu", "Chien-Wei Su", "Chara A Zika", "Gaspar Delso",
                                          "Olaf von dem Knesebeck", "kConFab", "on behalf of the EMAS Study Group"]
 
