@@ -1,8 +1,9 @@
 """States a zone's text rules out, applied to the log-emissions before decoding.
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
-"Author information", "Addresses") is never a name or an address, yet it looks like one to the emission: it is
-short, capitalised as names are, and the word "authors" opens bylines ("Authors: Li Sun, ...").
+"Author information", "Addresses") is never a name or an address, yet it looks like one to the
+emission: it is short, capitalised as names are, and the word "authors" opens bylines ("Authors: Li
+Sun, ...").
 The generated training pages hold few such captions between the title and the byline, so the HMM
 would rather read them as authors than pay for a gap there. Barring the Authors and Affiliations
 states for them leaves the decoder a gap state (or another component) instead.
@@ -17,8 +18,8 @@ import numpy as np
 from .labels import STATE_INDEX
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
-_CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|contributors?|"
-                 r"information|details")
+_CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|"
+                 r"contributors?|information|details")
 BYLINE_CAPTION = re.compile(rf"(?i)\W*(?:{_CAPTION_WORD})(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60
