@@ -39,7 +39,7 @@ PAPER_LAYOUT = ("n_words", "left", "top", "height")
 LAYOUT_FEATURES = PAPER_LAYOUT + (
     "width", "x_rel", "y_rel", "order_rel", "font_rel", "bold", "italic", "caps", "digits", "punct",
     "sup", "link", "email", "url", "doi", "years", "lines", "chars", "marker", "prev_abstract_cue",
-    "prev_references_cue", "name_shape", "abstract_part",
+    "prev_references_cue", "name_shape", "abstract_part", "after_related_cue",
 )
 #: A zone opening with the name of a structured abstract's part, then its text: "Methods Ten adult
 #: subjects ...", "Results: For the ...", not the heading "Methods" alone nor "Results of the model ...".
@@ -50,6 +50,15 @@ _ABSTRACT_PART = re.compile(
     r"\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
 _ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
 _REFERENCES_CUE = re.compile(r"references|bibliography|literature|works cited|notes", re.I)
+#: A heading over links to other articles ("Related articles", "Similar articles in this archive",
+#: "You may also like", "Cited by"), at the start of its text (of its line, as cues are searched in
+#: texts joined by newlines); "Related work" is a body section.
+_RELATED_CUE = re.compile(r"^[^\w\n]*(?:related(?!\s+work)|similar\b|recommended\b|you may also|more like this|"
+                          r"people also|cited by|citing articles|read next|more from)", re.I | re.M)
+#: Most words in a zone read as a heading (a cue) by the cue features.
+CUE_MAX_WORDS = 4
+#: Most words in a related-content heading ("Similar articles in this archive").
+RELATED_CUE_MAX_WORDS = 6
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")  # starts only where a run starts: linear time
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
@@ -489,6 +498,7 @@ class ZoneArrays:
         self.zones = zones
         self.n_zones = n_rows(zones)
         self._columns: dict[str, np.ndarray] = {}
+        self._cue_hits: dict[tuple[re.Pattern, int], np.ndarray] = {}
 
     def layout(self, names: Sequence[str]) -> np.ndarray:
         """(n_zones, len(names)) layout features ``names`` (of :data:`LAYOUT_FEATURES`)."""
@@ -633,17 +643,45 @@ class ZoneArrays:
         return np.fromiter((_written_as_names(t[:NAME_SHAPE_CHARS]) for t in self.texts),
                            dtype=float, count=self.n_zones)
 
+    def _cues(self, cue: re.Pattern, max_words: int = CUE_MAX_WORDS) -> np.ndarray:
+        """Whether each zone is a short text (at most ``max_words`` words) in which ``cue`` is found
+        (computed once per cue)."""
+        key = (cue, max_words)
+        if key not in self._cue_hits:
+            hit = np.zeros(self.n_zones, dtype=bool)
+            short = np.flatnonzero(self.n_words <= max_words)
+            hit[short] = _search_each(cue, [self.texts[i] for i in short.tolist()])
+            self._cue_hits[key] = hit
+        return self._cue_hits[key]
+
     def after_cue(self, cue: re.Pattern) -> np.ndarray:
         """1 for a zone whose previous zone on the page is a short text (at most 4 words) matching ``cue``
         (a heading such as "Abstract" or "References"), else 0."""
-        hit = np.zeros(self.n_zones, dtype=bool)
-        short = np.flatnonzero(self.n_words <= 4)
-        hit[short] = _search_each(cue, [self.texts[i] for i in short.tolist()])
+        hit = self._cues(cue)
         out = np.zeros(self.n_zones)
         if self.n_zones > 1:
             codes, by_page = self._pages, self._by_page
             same_page = codes[by_page[1:]] == codes[by_page[:-1]]
             out[by_page[1:]] = (same_page & hit[by_page[:-1]]).astype(float)
+        return out
+
+    def after_related_cue(self) -> np.ndarray:
+        """1 for a zone below a related-content heading (:data:`_RELATED_CUE`) in the second half of its
+        page, up to the next references or abstract heading; else 0. Such blocks follow the reference
+        list and hold author lists ("Feller C, Farcot E, Mazza C") that read like a reference's first
+        field; a related sidebar before the article (first half) is left out."""
+        out = np.zeros(self.n_zones)
+        if self.n_zones == 0:
+            return out
+        related = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS) & (self.order_rel() >= 0.5)
+        by_page = self._by_page
+        codes = self._pages[by_page]
+        # in page order: the last related, references or abstract heading (or page start) up to each zone
+        event = (related | self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE))[by_page]
+        event[0] = True
+        event[1:] |= codes[1:] != codes[:-1]
+        last = np.maximum.accumulate(np.where(event, np.arange(len(by_page)), 0))
+        out[by_page] = (related[by_page][last] & (last != np.arange(len(by_page)))).astype(float)
         return out
 
 
@@ -676,6 +714,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "prev_references_cue": lambda z: z.after_cue(_REFERENCES_CUE),
     "name_shape": ZoneArrays.name_shapes,
     "abstract_part": lambda z: z.opening(_ABSTRACT_PART),
+    "after_related_cue": ZoneArrays.after_related_cue,
 }
 
 

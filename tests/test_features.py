@@ -84,6 +84,17 @@ def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     assert shuffled["prev_abstract_cue"].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]
 
 
+def test_related_cue_marks_the_related_block_after_the_article_only():
+    texts = ["Related", "Sidebar link one", "Title of an article", "Body text of many words here", "References",
+             "Smith J. Roots. 1999.", "Related articles", "Another title of a paper", "Feller C, Farcot E, Mazza C",
+             "Abstract", "Body under the heading", "Related work", "More body text"]
+    rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone("Feller C, Farcot E", 0, page="q")]
+    table = layout_features(pd.DataFrame(rows))
+    # a related sidebar in the first half of the page marks nothing; "Abstract" ends the block;
+    # "Related work" is no related heading; a page starts outside any block
+    assert table["after_related_cue"].tolist() == [0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]
+
+
 def test_name_shape_marks_zones_written_as_names():
     texts = ["Núria Bonifaci", "Gómez-Baldó L, O'Neil A", "J. R. Evans", "Bo Shi and Vijay K. Dhir",
              "By Ya Zhao 1,2 & Carolina Beltrame Del Debbio", "We measured 12 roots", "BRCA1 and RHAMM", "2019",

@@ -36,7 +36,7 @@ ALPHABET = list("abcXYZ0129 _<>@./:-\n\t\0") + [
     "\x85"]
 PIECES = ["http://x.org/a", "WWW.Ex.com", "a.b@c.org", "10.1000/abc", "doi 10.12345/x.y", "<email>", "<b>",
           "<<a>>", "<a_b>", "<>", "< a>", "0000000", "1234567", "in 1999;", "20201", "[12] ", "a) ",
-          "Abstract", "KEY POINTS", "works cited", "References"]
+          "Abstract", "KEY POINTS", "works cited", "References", "Related", "Related work", "Cited by", "- similar"]
 
 
 def random_text(rng: random.Random, alphabet: list[str] = ALPHABET) -> str:
@@ -143,6 +143,20 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
         hit = [n <= 4 and cue.search(t) is not None for n, t in zip(table["n_words"], texts)]
         same_page = zones["page"].eq(zones["page"].shift())
         table[name] = (same_page & pd.Series([False] + hit[:-1], index=zones.index)).astype(float)
+    related_cue = re.compile(r"(?im)^[^\w\n]*(?:related(?!\s+work)|similar\b|recommended\b|you may also|"
+                             r"more like this|people also|cited by|citing articles|read next|more from)")
+    after_related = []
+    for _, page in table.groupby(zones["page"], sort=False):
+        inside = False
+        for i, (n, text) in enumerate(zip(page["n_words"], [texts[zones.index.get_loc(r)] for r in page.index])):
+            if n <= 6 and related_cue.search(text) and i / max(len(page) - 1, 1) >= 0.5:
+                inside, value = True, 0.0
+            elif n <= 4 and (features._REFERENCES_CUE.search(text) or features._ABSTRACT_CUE.search(text)):
+                inside, value = False, 0.0
+            else:
+                value = float(inside)
+            after_related.append(value)
+    table["after_related_cue"] = after_related
     return table
 
 
