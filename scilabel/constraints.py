@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .features import short_fullmatches
 from .labels import STATE_INDEX
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
@@ -29,8 +30,7 @@ _NOT_FOR_CAPTIONS = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"
 
 def byline_captions(texts: Sequence[str]) -> np.ndarray:
     """Whether each text is a byline caption and nothing else (:data:`BYLINE_CAPTION`)."""
-    return np.fromiter((len(t) <= CAPTION_MAX_LEN and BYLINE_CAPTION.fullmatch(t) is not None
-                        for t in map(str, texts)), dtype=bool, count=len(texts))
+    return short_fullmatches(BYLINE_CAPTION, texts, CAPTION_MAX_LEN)
 
 
 def constrain(log_emission: np.ndarray, texts: Sequence[str]) -> np.ndarray:

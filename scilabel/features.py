@@ -466,6 +466,16 @@ def _cue_line_counts(pattern: re.Pattern, lines: list[str], cue_text: str, cues:
     return counts
 
 
+def short_fullmatches(pattern: re.Pattern, texts: Sequence[str], max_len: int) -> np.ndarray:
+    """Whether each text (``str`` of it) is at most ``max_len`` characters long and ``pattern`` matches
+    it in full; the pattern is tried on the short texts only."""
+    texts = list(map(str, texts))
+    found = np.zeros(len(texts), dtype=bool)
+    short = np.flatnonzero(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) <= max_len)
+    found[short] = [pattern.fullmatch(texts[i]) is not None for i in short.tolist()]
+    return found
+
+
 def _search_each(pattern: re.Pattern, texts: list[str]) -> np.ndarray:
     """Whether ``pattern`` (which never matches a newline) is found in each text: one scan of the
     texts joined by newlines."""

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from .features import Zones, n_rows, page_codes
+from .features import Zones, n_rows, page_codes, short_fullmatches
 
 #: A zone holding nothing but a marker: a number ("2", "12.", "[3]"), a lower-case letter ("a", "b)"),
 #: a symbol ("*", "†", "·"), or a list of numbers or letters ("1,3").
@@ -47,21 +47,13 @@ def line_units(zones: Zones, max_gap_em: float = 1.0, marker_gap_em: float = 2.0
     gap = x[1:] - (x[:-1] + w[:-1])
     em = np.maximum(size[:-1], size[1:])
     join = same_page & (overlap >= 0.5 * np.minimum(h[:-1], h[1:])) & (gap >= -2.0) & (gap <= max_gap_em * em)
-    marker = _markers(np.asarray(zones["text"], dtype=object)[by_page])
+    marker = short_fullmatches(LONE_MARKER, np.asarray(zones["text"], dtype=object)[by_page], _MARKER_MAX_LEN)
     trailing = np.r_[False, join[:-1]]  # on one line with the zone before: it marks that one ("Li Sun 1,2")
     join |= (same_page & marker[:-1] & ~trailing & ~marker[1:] & (y[1:] >= y[:-1] - 2.0) & (x[1:] >= x[:-1] - 2.0)
              & (y[1:] - (y[:-1] + h[:-1]) <= marker_gap_em * em))
     units = np.empty(n, dtype=np.intp)
     units[by_page] = np.concatenate([[0], np.cumsum(~join)]) if n else []
     return units
-
-
-def _markers(texts: np.ndarray) -> np.ndarray:
-    """Whether each text is a lone marker (:data:`LONE_MARKER`)."""
-    marker = np.zeros(len(texts), dtype=bool)
-    short = np.flatnonzero(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) <= _MARKER_MAX_LEN)
-    marker[short] = [LONE_MARKER.fullmatch(t) is not None for t in texts[short]]
-    return marker
 
 
 def merge_units(zones: Zones, units: np.ndarray) -> dict[str, np.ndarray]:
