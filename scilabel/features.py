@@ -5,9 +5,10 @@ a ``page`` column telling pages apart). The paper's four (number of words, left,
 first; the rest add what it lacks: width, position relative to the page and in reading order, font
 size relative to the page's body text, bold and italic type, shares of capitals, digits and
 punctuation, e-mail / URL / DOI / year patterns, superscript markers, link density, whether the
-previous zone is an abstract or references heading, whether the zone is written as names are, and
-whether it opens with the name of a structured abstract's part. :class:`ZoneArrays` computes only
-the features asked for, each input (texts, columns, character counts) once per call.
+previous zone is an abstract or references heading, whether the zone is written as names are,
+whether it opens with the name of a structured abstract's part, whether it lies below a
+related-articles heading, and whether it is the page's first zone of prose. :class:`ZoneArrays`
+computes only the features asked for, each input (texts, columns, character counts) once per call.
 
 Words are the tokens of :func:`tokenize`, which fitting uses. Labelling counts them with a
 :class:`TokenIndex`: a page's texts are joined and tokenized with numpy on their code points, and
@@ -39,7 +40,7 @@ PAPER_LAYOUT = ("n_words", "left", "top", "height")
 LAYOUT_FEATURES = PAPER_LAYOUT + (
     "width", "x_rel", "y_rel", "order_rel", "font_rel", "bold", "italic", "caps", "digits", "punct",
     "sup", "link", "email", "url", "doi", "years", "lines", "chars", "marker", "prev_abstract_cue",
-    "prev_references_cue", "name_shape", "abstract_part", "after_related_cue",
+    "prev_references_cue", "name_shape", "abstract_part", "after_related_cue", "first_prose",
 )
 #: A zone opening with the name of a structured abstract's part, then its text: "Methods Ten adult
 #: subjects ...", "Results: For the ...", not the heading "Methods" alone nor "Results of the model ...".
@@ -59,6 +60,10 @@ _RELATED_CUE = re.compile(r"^[^\w\n]*(?:related(?!\s+work)|similar\b|recommended
 CUE_MAX_WORDS = 4
 #: Most words in a related-content heading ("Similar articles in this archive").
 RELATED_CUE_MAX_WORDS = 6
+#: Fewest words in a zone of prose (a paragraph, not a line of a byline or a menu).
+PROSE_MIN_WORDS = 30
+#: Largest share of capitals among the letters of a zone of prose (a list of names has more).
+PROSE_MAX_CAPS = 0.1
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")  # starts only where a run starts: linear time
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
@@ -579,6 +584,12 @@ class ZoneArrays:
     def chars(self) -> np.ndarray:
         return np.fromiter(map(len, self.texts), dtype=float, count=len(self.texts))
 
+    @cached_property
+    def caps(self) -> np.ndarray:
+        """Share of capitals among the letters of each text."""
+        kinds = self.kind_counts
+        return kinds[:, _CAPITAL] / np.maximum(kinds[:, _CAPITAL] + kinds[:, _SMALL], 1.0)
+
     def per_char(self, counts: np.ndarray) -> np.ndarray:
         """Counts per character (at least 1) of each text."""
         return counts / np.maximum(self.chars, 1.0)
@@ -694,6 +705,18 @@ class ZoneArrays:
         out[by_page] = (related[by_page][last] & (last != np.arange(len(by_page)))).astype(float)
         return out
 
+    def first_prose(self) -> np.ndarray:
+        """1 for the first zone of prose on its page (at least :data:`PROSE_MIN_WORDS` words, at most
+        :data:`PROSE_MAX_CAPS` of its letters capitals), else 0: in most articles the abstract, with or
+        without a heading above it (Springer's pages have none)."""
+        out = np.zeros(self.n_zones)
+        prose = (self.n_words >= PROSE_MIN_WORDS) & (self.caps <= PROSE_MAX_CAPS)
+        rows = self._by_page[prose[self._by_page]]
+        if len(rows):
+            codes = self._pages[rows]
+            out[rows[np.concatenate([[True], codes[1:] != codes[:-1]])]] = 1.0
+        return out
+
 
 #: How each layout feature is computed.
 _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
@@ -708,7 +731,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "font_rel": ZoneArrays.font_rel,
     "bold": lambda z: (z.column("font_weight") >= 600).astype(float),
     "italic": lambda z: z.per_char(z.column("italic_chars")),
-    "caps": lambda z: z.kind_counts[:, _CAPITAL] / np.maximum(z.kind_counts[:, [_CAPITAL, _SMALL]].sum(axis=1), 1.0),
+    "caps": lambda z: z.caps,
     "digits": lambda z: z.per_char(z.kind_counts[:, _FIGURE]),
     "punct": lambda z: z.per_char(z.kind_counts[:, _MARK]),
     "sup": lambda z: z.per_char(z.column("sup_chars")),
@@ -725,6 +748,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "name_shape": ZoneArrays.name_shapes,
     "abstract_part": lambda z: z.opening(_ABSTRACT_PART),
     "after_related_cue": ZoneArrays.after_related_cue,
+    "first_prose": ZoneArrays.first_prose,
 }
 
 

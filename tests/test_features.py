@@ -95,6 +95,20 @@ def test_related_cue_marks_the_related_block_after_the_article_only():
     assert table["after_related_cue"].tolist() == [0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]
 
 
+def test_first_prose_marks_the_first_paragraph_of_each_page_only():
+    paragraph = "we measured the roots of twelve plants in dry soil and found that they grew deeper " * 2
+    names = "Ana Silva, Bo Chen, Carl Dahl, Dana Ek, Eva Fors, Finn Gram, Gry Holm, Hans Isak, Ida Juhl, Jon Kvist"
+    texts = ["Home | About | Contact", names * 2, "Abstract", paragraph, "Introduction", paragraph + "again"]
+    rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone(paragraph.upper(), 0, page="q"),
+                                                                      zone(paragraph, 40, page="q")]
+    table = layout_features(pd.DataFrame(rows))
+    # a list of names is long but mostly capitals; a second paragraph is no longer the first; each page
+    # has its own first (a paragraph in capitals is none)
+    assert table["first_prose"].tolist() == [0, 0, 0, 1, 0, 0, 0, 1]
+    short = layout_features(pd.DataFrame([zone(" ".join(paragraph.split()[:29]), 0)]))
+    assert short["first_prose"].tolist() == [0]
+
+
 def test_name_shape_marks_zones_written_as_names():
     texts = ["Núria Bonifaci", "Gómez-Baldó L, O'Neil A", "J. R. Evans", "Bo Shi and Vijay K. Dhir",
              "By Ya Zhao 1,2 & Carolina Beltrame Del Debbio", "We measured 12 roots", "BRCA1 and RHAMM", "2019",

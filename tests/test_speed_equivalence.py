@@ -39,6 +39,10 @@ PIECES = ["http://x.org/a", "WWW.Ex.com", "a.b@c.org", "10.1000/abc", "doi 10.12
           "Abstract", "KEY POINTS", "works cited", "References", "Related", "Related work", "Cited by", "- similar"]
 
 
+#: Words of random paragraphs: long texts, some with more capitals than prose has.
+PROSE_WORDS = ["the", "roots", "grew", "in", "dry", "soil", "Lund", "DNA", "X"]
+
+
 def random_text(rng: random.Random, alphabet: list[str] = ALPHABET) -> str:
     parts = [rng.choice(PIECES) if rng.random() < 0.3 else "".join(rng.choices(alphabet, k=rng.randint(1, 8)))
              for _ in range(rng.randint(0, 10))]
@@ -157,6 +161,14 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
                 value = float(inside)
             after_related.append(value)
     table["after_related_cue"] = after_related
+    first_prose = []
+    for _, page in table.groupby(zones["page"], sort=False):
+        seen = False
+        for n, caps in zip(page["n_words"], page["caps"]):
+            first = not seen and n >= 30 and caps <= 0.1
+            seen |= first
+            first_prose.append(float(first))
+    table["first_prose"] = first_prose
     return table
 
 
@@ -165,7 +177,9 @@ def test_layout_features_equal_per_text_reference(seed):
     rng = random.Random(seed)
     n = rng.randint(1, 30)
     zones = pd.DataFrame({
-        "text": [random_text(rng) for _ in range(n)], "page": sorted(rng.choice("pq") for _ in range(n)),
+        "text": [random_text(rng) if rng.random() < 0.7 else " ".join(rng.choices(PROSE_WORDS, k=rng.randint(25, 40)))
+                 for _ in range(n)],
+        "page": sorted(rng.choice("pq") for _ in range(n)),
         "x": [rng.uniform(0, 900) for _ in range(n)], "y": [40.0 * i for i in range(n)], "w": 300.0, "h": 20.0,
         "font_size": [rng.choice([12.0, 16.0, 24.0]) for _ in range(n)], "font_weight": 400,
         "link_chars": 0, "sup_chars": 1, "italic_chars": 2,
