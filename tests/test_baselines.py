@@ -11,7 +11,7 @@ import pytest
 from scilabel.baselines import BASELINES, BaselineInputError, CaseBase, CBRBaseline, get_baseline, record
 from scilabel.baselines.base import parse_html
 from scilabel.baselines.cbr import similarity
-from scilabel.baselines.scoring import cbr_learning_curve, score_baselines
+from scilabel.baselines.scoring import cbr_learning_curve, load_pages, score_baselines
 from scilabel.baselines.sentences import SentenceBaseline, dot_sentences, export, image_file_name
 
 BODY = [
@@ -265,3 +265,10 @@ def test_score_baselines_and_learning_curve(tmp_path: Path) -> None:
     assert (curve["content_f"] == 1.0).all()
     labelled = cbr_learning_curve(tmp_path / "ds", "journal_a", labelled=True)
     assert labelled["fields_f"].iloc[0] == 0.0 and labelled["fields_f"].iloc[2] > 0.9
+
+
+def test_a_moved_dataset_finds_its_pages_by_their_path_inside_it(tmp_path: Path) -> None:
+    write_dataset(tmp_path / "built", {"a1.html": article()})
+    (tmp_path / "built").rename(tmp_path / "moved")  # html_path still names the folder it was built in
+    (page,) = load_pages(tmp_path / "moved", "test")
+    assert page.html_path == tmp_path / "moved" / "pages" / "a1.html"

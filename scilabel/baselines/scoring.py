@@ -85,16 +85,19 @@ def load_pages(dataset_dir: str | Path, split: str | None = "test") -> list[Gold
 
 
 def _html_path(folder: Path, row: dict) -> Path:
-    """Resolve ``html_path`` (relative to where the dataset was built: the folder or one of its parents),
-    else the generated corpora's ``path`` inside the folder."""
+    """The page's HTML: ``html_path`` (as written, or relative to the folder or one of its parents,
+    where the dataset was built), else the generated corpora's ``path`` inside the folder (a corpus
+    moved after it was built keeps its pages there)."""
+    candidates = []
     raw = row.get("html_path")
-    if not isinstance(raw, str) or not raw:
-        if not isinstance(row.get("path"), str):
-            raise ValueError(f"{folder / MANIFEST_FILE}: no html_path for page {row.get('page')!r}")
-        raw = str(folder / row["path"])
-    path = Path(raw)
-    candidates = [path] if path.is_absolute() else [path, *(d / path for d in (folder, *folder.resolve().parents))]
-    return next((p for p in candidates if p.exists()), path)
+    if isinstance(raw, str) and raw:
+        path = Path(raw)
+        candidates += [path] if path.is_absolute() else [path, *(d / path for d in (folder, *folder.resolve().parents))]
+    if isinstance(row.get("path"), str):
+        candidates.append(folder / row["path"])
+    if not candidates:
+        raise ValueError(f"{folder / MANIFEST_FILE}: no html_path for page {row.get('page')!r}")
+    return next((p for p in candidates if p.exists()), candidates[0])
 
 
 def _timed_extract(baseline: Baseline, html: str, source: str) -> tuple[BaselineResult | None, float]:
