@@ -63,7 +63,7 @@ RELATED_CUE_MAX_WORDS = 6
 #: Fewest words in a zone of prose (a paragraph, not a line of a byline or a menu).
 PROSE_MIN_WORDS = 30
 #: Largest share of capitals among the letters of a zone of prose (a list of names has more).
-PROSE_MAX_CAPS = 0.1
+PROSE_MAX_CAPS = 0.12
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")  # starts only where a run starts: linear time
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)

@@ -165,7 +165,7 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
     for _, page in table.groupby(zones["page"], sort=False):
         seen = False
         for n, caps in zip(page["n_words"], page["caps"]):
-            first = not seen and n >= 30 and caps <= 0.1
+            first = not seen and n >= features.PROSE_MIN_WORDS and caps <= features.PROSE_MAX_CAPS
             seen |= first
             first_prose.append(float(first))
     table["first_prose"] = first_prose
