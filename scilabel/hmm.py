@@ -49,8 +49,10 @@ _GAP: dict[str, str] = {
 #: (name, affiliation, name ...), also with an ``other`` zone (e-mail, separator) after the affiliation.
 INTERLEAVED_LINKS: tuple[tuple[str, str], ...] = (("Affiliations", "Authors"), ("BAAH", "Authors"))
 #: Links the ``"late_affiliations"`` topology adds to the interleaved one: affiliations may also follow
-#: the abstract (title, authors, abstract, affiliations, as repository records and some publishers order them).
-LATE_AFFILIATION_LINKS: tuple[tuple[str, str], ...] = (("Abstract", "Affiliations"), ("BARH", "Affiliations"))
+#: the abstract (title, authors, abstract, affiliations, as repository records and some publishers order
+#: them), and the page then goes on past its abstract (BARH), not back before it.
+LATE_AFFILIATION_LINKS: tuple[tuple[str, str], ...] = (("Abstract", "Affiliations"), ("BARH", "Affiliations"),
+                                                       ("Affiliations", "BARH"))
 #: Topology name -> links added to Figure 1.
 TOPOLOGIES: dict[str, tuple[tuple[str, str], ...]] = {
     "strict": (),

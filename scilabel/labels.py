@@ -67,8 +67,9 @@ def labels_to_states(labels: Sequence[str]) -> list[str]:
     """Map a page's zone labels to HMM states, deterministically by position.
 
     A component label maps to its own state. An ``other`` zone maps to the gap after the
-    last component seen before it (PreTitle at the start); between two reference zones it is
-    BR, after the last reference zone it is AR.
+    last component seen before it (PreTitle at the start), except after affiliations that follow
+    the abstract, where it is the gap after the abstract (BARH: the page is past its abstract);
+    between two reference zones it is BR, after the last reference zone it is AR.
     """
     unknown = set(labels) - set(LABELS)
     if unknown:
@@ -76,14 +77,16 @@ def labels_to_states(labels: Sequence[str]) -> list[str]:
     last_ref = max((i for i, lab in enumerate(labels) if lab == "references"), default=-1)
     states: list[str] = []
     previous: str | None = None
+    seen_abstract = False
     for i, lab in enumerate(labels):
         if lab != "other":
             states.append(LABEL_STATE[lab])
             previous = lab
+            seen_abstract |= lab == "abstract"
         elif previous == "references":
             states.append("BR" if i < last_ref else "AR")
         else:
-            states.append(_GAP_AFTER[previous])
+            states.append(_GAP_AFTER["abstract" if previous == "affiliations" and seen_abstract else previous])
     return states
 
 

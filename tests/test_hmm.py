@@ -107,6 +107,9 @@ def test_topology_spot_checks():
     # Only References may be re-entered after a gap (through BR); other components may not.
     assert not ok("BTA", "Title") and not ok("BARH", "Abstract") and not ok("BRHR", "ReferenceHeading")
     assert labels_to_states(["abstract", "other", "abstract"]) == ["Abstract", "BARH", "Abstract"]
+    # past the abstract a page stays past it: the gap after late affiliations is BARH, not BAAH
+    assert labels_to_states(["affiliations", "other", "abstract", "affiliations", "other"]) == [
+        "Affiliations", "BAAH", "Abstract", "Affiliations", "BARH"]
     assert ok("PreTitle", "References") and ok("Title", "References") and ok("BTA", "Abstract")
     assert ok("References", "BR") and ok("BR", "References") and ok("References", "AR")
     assert not ok("BR", "AR") and not ok("AR", "References") and not ok("AR", "BR")
@@ -128,11 +131,12 @@ def test_interleaved_topology_adds_only_the_author_affiliation_loops():
         ArticleHMM(topology="loopy").fit(HAND_SEQUENCES)
 
 
-def test_late_affiliations_topology_adds_only_abstract_to_affiliation_links():
+def test_late_affiliations_topology_adds_only_the_links_around_affiliations_after_the_abstract():
     interleaved = ArticleHMM(smoothing=0.0, topology="interleaved").fit(HAND_SEQUENCES)
     late = ArticleHMM(smoothing=0.0, topology="late_affiliations").fit(HAND_SEQUENCES)
     added = {(STATES[i], STATES[j]) for i, j in np.argwhere(late.allowed_transitions_ & ~interleaved.allowed_transitions_)}
-    assert added == set(LATE_AFFILIATION_LINKS) == {("Abstract", "Affiliations"), ("BARH", "Affiliations")}
+    assert added == set(LATE_AFFILIATION_LINKS) == {("Abstract", "Affiliations"), ("BARH", "Affiliations"),
+                                                    ("Affiliations", "BARH")}
     assert not (interleaved.allowed_transitions_ & ~late.allowed_transitions_).any()
 
 
@@ -142,9 +146,9 @@ _ADDED_LINK_PAGES = [
     ("interleaved", "strict", ["other", "title", "authors", "affiliations", "authors", "affiliations", "other",
                                "authors", "affiliations", "other", "abstract", "other"], 2),
     ("late_affiliations", "interleaved", ["other", "title", "authors", "abstract", "abstract", "affiliations",
-                                          "affiliations", "other", "references", "other", "references"], 1),
+                                          "affiliations", "other", "references", "other", "references"], 2),
     ("late_affiliations", "interleaved", ["other", "title", "authors", "abstract", "other", "affiliations",
-                                          "other", "references"], 1),
+                                          "other", "references"], 2),
 ]
 
 
