@@ -67,8 +67,8 @@ class ZoneLabeler(BaseEstimator):
     smoothing : pseudo-count on allowed HMM transitions
     topology : HMM links (:class:`ArticleHMM`): "late_affiliations" (Figure 1 of the paper plus
         affiliations -> authors, so that name, affiliation, name ... bylines decode, and abstract ->
-        affiliations, for affiliations listed after the abstract), "interleaved" (without the latter)
-        or "strict" (Figure 1)
+        affiliations -> past the abstract, for affiliations listed after the abstract), "interleaved"
+        (without the latter) or "strict" (Figure 1)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
