@@ -192,3 +192,13 @@ def test_a_pop_up_close_glyph_between_names_is_no_marker():
     texts = ["Root Growth of Vicia faba Under Drought", "Ada Okafor", "\u2a2f", "*", "Min-jun Lee", "\u2020", "\u00d7", "Abstract"]
     labels = silver_labels(texts, META).labels
     assert labels[1:7] == ["authors", "other", "authors", "authors", "authors", "other"]
+
+
+def test_citation_and_copyright_lines_naming_the_authors_are_no_byline():
+    texts = ["Root Growth of Vicia faba Under Drought", "Ada Okafor", "Min-jun Lee", "Abstract", ABSTRACT,
+             "Okafor, A. & Lee, M. J Field Bot (2020) 4: 12. doi:10.1000/jfb.12",  # "Cite this article"
+             "\u00a9 Okafor et al. 2020"]
+    labels = silver_labels(texts, META).labels
+    assert [i for i, lab in enumerate(labels) if lab == "authors"] == [1, 2]
+    # without the byline the citation line is still not taken for one
+    assert "authors" not in silver_labels(texts[:1] + texts[3:], META).labels

@@ -48,6 +48,9 @@ ENTRY_CHARS = 600
 _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
 #: A zone holding only affiliation markers ("1", "1 2", "a"; "*", "†" normalise to nothing).
 _MARKER_ONLY = re.compile(r"^(?:(?:\d{1,2}|[a-z])(?: (?:\d{1,2}|[a-z]))*)?$")
+#: A year, which no byline line holds ("Cintas, J., Montes, J.M. et al. J Mater Sci (2005) 40: 3911",
+#: "© Wan et al. 2016" are a citation and a copyright line).
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
 #: Most zones between two author zones of one byline.
 AUTHOR_GAP = 12
 #: Most words after an author's full name in a byline line of that author alone (role, degrees, markers).
@@ -165,7 +168,7 @@ def _align_authors(texts: list[str], norm: list[str], meta: PageMeta, start: int
         if not tokens or len(tokens) > 12 * max(1, len(authors)) + 10:
             continue
         found = surnames & set(tokens)
-        if not found:
+        if not found or any(map(_YEAR.fullmatch, tokens)):  # a citation or copyright line, not a byline
             continue
         covered = sum(1 for t in tokens if t in name_tokens or t in _CONNECTORS or t.isdigit() or len(t) == 1)
         if covered / len(tokens) >= 0.7 and (len(found) >= min(2, len(surnames)) or len(tokens) <= 6) \
