@@ -7,6 +7,10 @@ Sun, ...").
 The generated training pages hold few such captions between the title and the byline, so the HMM
 would rather read them as authors than pay for a gap there. Barring the Authors and Affiliations
 states for them leaves the decoder a gap state (or another component) instead.
+
+A citation line ("Yang CY, Liu HM, Chen SK (2016) Reproducibility of ...": a repository record's or
+a publisher's "cite this article") opens with the authors' names too, and under the byline the
+emission reads it as one; it is barred from the same two states.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .features import short_fullmatches
+from .features import search_each, short_fullmatches
 from .labels import STATE_INDEX
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
@@ -24,8 +28,16 @@ _CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|addr
 BYLINE_CAPTION = re.compile(rf"(?i)\W*(?:{_CAPTION_WORD})(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60
-#: States a byline caption cannot be in.
-_NOT_FOR_CAPTIONS = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
+#: A text opening as a bibliographic citation does: names, then the year in parentheses, then a word
+#: ("Yang CY, Liu HM (2016) Reproducibility of ...", "Babich, A., & Li, S. (2012). F-actin ..."); the
+#: names are checked by :func:`citation_lines`.
+_CITATION_OPENING = re.compile(r"([^\d\n]{5,300}?)\((?:1[89]|20)\d\d[a-z]?\)[.,;:]?\s*[^\W\d]")
+#: The year in parentheses every citation line holds, searched for first.
+_CITATION_YEAR = re.compile(r"\((?:1[89]|20)\d\d[a-z]?\)")
+#: Lower-case words a list of names may hold.
+_NAME_PARTICLES = frozenset({"et", "al", "and", "de", "van", "von", "der", "la", "du", "da", "y"})
+#: States neither a byline caption nor a citation line can be in.
+_NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 
 
 def byline_captions(texts: Sequence[str]) -> np.ndarray:
@@ -33,9 +45,22 @@ def byline_captions(texts: Sequence[str]) -> np.ndarray:
     return short_fullmatches(BYLINE_CAPTION, texts, CAPTION_MAX_LEN)
 
 
+def citation_lines(texts: Sequence[str]) -> np.ndarray:
+    """Whether each text opens as a bibliographic citation: names (a comma between them, no lower-case
+    word but :data:`_NAME_PARTICLES`), then the year in parentheses, then the title
+    (:data:`_CITATION_OPENING`); tried only on the texts holding such a year."""
+    texts = list(map(str, texts))
+    found = np.zeros(len(texts), dtype=bool)
+    for i in np.flatnonzero(search_each(_CITATION_YEAR, texts)).tolist():
+        match = _CITATION_OPENING.match(texts[i])
+        found[i] = match is not None and "," in match.group(1) and all(
+            not word[0].islower() or word.strip(".,;") in _NAME_PARTICLES for word in match.group(1).split())
+    return found
+
+
 def constrain(log_emission: np.ndarray, texts: Sequence[str]) -> np.ndarray:
     """``log_emission`` (zones x 16, changed in place and returned) with the states each text rules out
     set to -inf."""
-    captions = np.flatnonzero(byline_captions(texts))
-    log_emission[np.ix_(captions, _NOT_FOR_CAPTIONS)] = -np.inf
+    not_bylines = np.flatnonzero(byline_captions(texts) | citation_lines(texts))
+    log_emission[np.ix_(not_bylines, _NOT_A_BYLINE)] = -np.inf
     return log_emission

@@ -481,7 +481,7 @@ def short_fullmatches(pattern: re.Pattern, texts: Sequence[str], max_len: int) -
     return found
 
 
-def _search_each(pattern: re.Pattern, texts: list[str]) -> np.ndarray:
+def search_each(pattern: re.Pattern, texts: list[str]) -> np.ndarray:
     """Whether ``pattern`` (which never matches a newline) is found in each text: one scan of the
     texts joined by newlines."""
     ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.intp, count=len(texts)) + 1)
@@ -671,7 +671,7 @@ class ZoneArrays:
         if key not in self._cue_hits:
             hit = np.zeros(self.n_zones, dtype=bool)
             short = np.flatnonzero(self.n_words <= max_words)
-            hit[short] = _search_each(cue, [self.texts[i] for i in short.tolist()])
+            hit[short] = search_each(cue, [self.texts[i] for i in short.tolist()])
             self._cue_hits[key] = hit
         return self._cue_hits[key]
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from scilabel.constraints import byline_captions, constrain
+from scilabel.constraints import byline_captions, citation_lines, constrain
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -12,9 +12,24 @@ def test_byline_captions_are_captions_and_nothing_else():
     assert byline_captions(texts).tolist() == [True] * 10 + [False] * 9
 
 
-def test_constrain_bars_names_and_addresses_for_captions_only():
-    log_emission = np.zeros((3, len(STATES)))
-    out = constrain(log_emission, ["Li Sun", "Authors", "Department of Biology"])
+def test_citation_lines_open_with_names_then_the_year():
+    texts = ["Yang CY, Liu HM, Chen SK (2016) Reproducibility of brain morphometry. PLoS ONE 11: e0146913.",
+             "Babich, A., Li, S., & Burkhardt, J. K. (2012). F-actin polymerization.",
+             "van der Berg, K. & de la Cruz, M. (2001a) Roots.",
+             "Chung-Yi Yang1, Hon-Man Liu2 and Shan-Kai Chen",          # a byline: no year
+             "Yang CY (2016) Roots.",                                     # one name: no comma
+             "Thus, as shown by Smith (2001), roots grow.",               # prose: lower-case words
+             "Received: 4 May 2014, accepted 2015. Published",            # no comma among names
+             "Cintas, J., Montes, J.M. et al. J Mater Sci (2005) 40: 3911",  # journal first: not caught
+             "Zhao Y, Lin J, Xu B, 2014, Data from: MicroRNA",            # year without parentheses
+             "© Wan et al. 2016", ""]
+    assert citation_lines(texts).tolist() == [True] * 3 + [False] * 8
+
+
+def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only():
+    log_emission = np.zeros((4, len(STATES)))
+    out = constrain(log_emission, ["Li Sun", "Authors", "Department of Biology", "Sun L, Wang D (2019) Roots. J Bot 3: 1."])
     assert out is log_emission
     barred = np.isneginf(out)
-    assert barred[1, [STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]]].all() and barred.sum() == 2
+    not_byline = [STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]]
+    assert barred[1, not_byline].all() and barred[3, not_byline].all() and barred.sum() == 4
