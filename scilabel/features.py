@@ -505,6 +505,13 @@ def page_codes(zones: Zones) -> np.ndarray:
     return pd.factorize(pages, sort=False)[0]
 
 
+def run_starts(values: np.ndarray) -> np.ndarray:
+    """Whether each value starts a run of equal values: in page order, whether a zone is its page's first."""
+    starts = np.ones(len(values), dtype=bool)
+    starts[1:] = values[1:] != values[:-1]
+    return starts
+
+
 class ZoneArrays:
     """Zones as the arrays features are computed from (texts, columns, character counts, page
     statistics), each computed on first use, so that words and layout features of one call share them."""
@@ -622,6 +629,11 @@ class ZoneArrays:
         return np.argsort(self._pages, kind="stable")
 
     @cached_property
+    def _page_starts(self) -> np.ndarray:
+        """In page order (:attr:`_by_page`), whether each zone is the first of its page."""
+        return run_starts(self._pages[self._by_page])
+
+    @cached_property
     def _n_pages(self) -> int:
         return int(self._pages.max()) + 1 if len(self._pages) else 0
 
@@ -680,10 +692,8 @@ class ZoneArrays:
         (a heading such as "Abstract" or "References"), else 0."""
         hit = self._cues(cue)
         out = np.zeros(self.n_zones)
-        if self.n_zones > 1:
-            codes, by_page = self._pages, self._by_page
-            same_page = codes[by_page[1:]] == codes[by_page[:-1]]
-            out[by_page[1:]] = (same_page & hit[by_page[:-1]]).astype(float)
+        by_page = self._by_page
+        out[by_page[1:]] = (~self._page_starts[1:] & hit[by_page[:-1]]).astype(float)
         return out
 
     def after_related_cue(self) -> np.ndarray:
@@ -696,11 +706,8 @@ class ZoneArrays:
             return out
         related = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS) & (self.order_rel() >= 0.5)
         by_page = self._by_page
-        codes = self._pages[by_page]
         # in page order: the last related, references or abstract heading (or page start) up to each zone
-        event = (related | self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE))[by_page]
-        event[0] = True
-        event[1:] |= codes[1:] != codes[:-1]
+        event = (related | self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE))[by_page] | self._page_starts
         last = np.maximum.accumulate(np.where(event, np.arange(len(by_page)), 0))
         out[by_page] = (related[by_page][last] & (last != np.arange(len(by_page)))).astype(float)
         return out
@@ -712,9 +719,7 @@ class ZoneArrays:
         out = np.zeros(self.n_zones)
         prose = (self.n_words >= PROSE_MIN_WORDS) & (self.caps <= PROSE_MAX_CAPS)
         rows = self._by_page[prose[self._by_page]]
-        if len(rows):
-            codes = self._pages[rows]
-            out[rows[np.concatenate([[True], codes[1:] != codes[:-1]])]] = 1.0
+        out[rows[run_starts(self._pages[rows])]] = 1.0
         return out
 
 

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from .features import Zones, n_rows, page_codes, short_fullmatches
+from .features import Zones, n_rows, page_codes, run_starts, short_fullmatches
 
 #: A zone holding nothing but a marker: a number ("2", "12.", "[3]"), a lower-case letter ("a", "b)"),
 #: a symbol ("*", "†", "·"), or a list of numbers or letters ("1,3").
@@ -42,7 +42,7 @@ def line_units(zones: Zones, max_gap_em: float = 1.0, marker_gap_em: float = 2.0
     codes = page_codes(zones)
     by_page = np.argsort(codes, kind="stable")
     x, y, w, h, size = (np.asarray(zones[c], dtype=float)[by_page] for c in ("x", "y", "w", "h", "font_size"))
-    same_page = codes[by_page][1:] == codes[by_page][:-1]
+    same_page = ~run_starts(codes[by_page])[1:]
     overlap = np.minimum(y[:-1] + h[:-1], y[1:] + h[1:]) - np.maximum(y[:-1], y[1:])
     gap = x[1:] - (x[:-1] + w[:-1])
     em = np.maximum(size[:-1], size[1:])
