@@ -21,6 +21,7 @@ import numpy as np
 
 from .features import search_each, short_fullmatches
 from .labels import STATE_INDEX
+from .references.names import PARTICLES
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
 _CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|"
@@ -34,8 +35,9 @@ CAPTION_MAX_LEN = 60
 _CITATION_OPENING = re.compile(r"([^\d\n]{5,300}?)\((?:1[89]|20)\d\d[a-z]?\)[.,;:]?\s*[^\W\d]")
 #: The year in parentheses every citation line holds, searched for first.
 _CITATION_YEAR = re.compile(r"\((?:1[89]|20)\d\d[a-z]?\)")
-#: Lower-case words a list of names may hold.
-_NAME_PARTICLES = frozenset({"et", "al", "and", "de", "van", "von", "der", "la", "du", "da", "y"})
+#: Lower-case words a list of names may hold: name particles ("van", "de", "ten") and the words that
+#: join or end the list ("and", "et al.").
+_LOWER_NAME_WORDS = PARTICLES | {"et", "and"}
 #: States neither a byline caption nor a citation line can be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 
@@ -47,14 +49,14 @@ def byline_captions(texts: Sequence[str]) -> np.ndarray:
 
 def citation_lines(texts: Sequence[str]) -> np.ndarray:
     """Whether each text opens as a bibliographic citation: names (a comma between them, no lower-case
-    word but :data:`_NAME_PARTICLES`), then the year in parentheses, then the title
+    word but :data:`_LOWER_NAME_WORDS`), then the year in parentheses, then the title
     (:data:`_CITATION_OPENING`); tried only on the texts holding such a year."""
     texts = list(map(str, texts))
     found = np.zeros(len(texts), dtype=bool)
     for i in np.flatnonzero(search_each(_CITATION_YEAR, texts)).tolist():
         match = _CITATION_OPENING.match(texts[i])
         found[i] = match is not None and "," in match.group(1) and all(
-            not word[0].islower() or word.strip(".,;") in _NAME_PARTICLES for word in match.group(1).split())
+            not word[0].islower() or word.strip(".,;") in _LOWER_NAME_WORDS for word in match.group(1).split())
     return found
 
 

@@ -16,6 +16,7 @@ def test_citation_lines_open_with_names_then_the_year():
     texts = ["Yang CY, Liu HM, Chen SK (2016) Reproducibility of brain morphometry. PLoS ONE 11: e0146913.",
              "Babich, A., Li, S., & Burkhardt, J. K. (2012). F-actin polymerization.",
              "van der Berg, K. & de la Cruz, M. (2001a) Roots.",
+             "Wiseman R, Watt C, ten Brinke L, et al. (2012) The eyes don't have it.",  # reference particles
              "Chung-Yi Yang1, Hon-Man Liu2 and Shan-Kai Chen",          # a byline: no year
              "Yang CY (2016) Roots.",                                     # one name: no comma
              "Thus, as shown by Smith (2001), roots grow.",               # prose: lower-case words
@@ -23,7 +24,7 @@ def test_citation_lines_open_with_names_then_the_year():
              "Cintas, J., Montes, J.M. et al. J Mater Sci (2005) 40: 3911",  # journal first: not caught
              "Zhao Y, Lin J, Xu B, 2014, Data from: MicroRNA",            # year without parentheses
              "© Wan et al. 2016", ""]
-    assert citation_lines(texts).tolist() == [True] * 3 + [False] * 8
+    assert citation_lines(texts).tolist() == [True] * 4 + [False] * 8
 
 
 def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only():
