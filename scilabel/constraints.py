@@ -1,4 +1,4 @@
-"""States a zone's text rules out, applied to the log-emissions before decoding.
+"""States a zone's text or type rules out, applied to the log-emissions before decoding.
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
 "Author information", "Addresses") is never a name or an address, yet it looks like one to the
@@ -11,15 +11,20 @@ states for them leaves the decoder a gap state (or another component) instead.
 A citation line ("Yang CY, Liu HM, Chen SK (2016) Reproducibility of ...": a repository record's or
 a publisher's "cite this article") opens with the authors' names too, and under the byline the
 emission reads it as one; it is barred from the same two states.
+
+A title is the most prominent text of the article's head: a zone below a sentence set in type at least
+1.3 times larger (an encyclopedia's tagline or a standfirst under the title) is barred from the Title
+state, which otherwise may take such a line so that the byline can follow the title directly.
 """
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import repeat
 
 import numpy as np
 
-from .features import search_each, short_fullmatches
+from .features import Zones, page_codes, search_each, short_fullmatches
 from .labels import STATE_INDEX
 from .references.names import PARTICLES
 
@@ -38,6 +43,10 @@ _CITATION_YEAR = re.compile(r"\((?:1[89]|20)\d\d[a-z]?\)")
 #: Lower-case words a list of names may hold: name particles ("van", "de", "ten") and the words that
 #: join or end the list ("and", "et al.").
 _LOWER_NAME_WORDS = PARTICLES | {"et", "and"}
+#: A title is the article's most prominent text: no zone above it of at least this many words ...
+TITLE_RIVAL_WORDS = 4
+#: ... is set in type this many times larger.
+TITLE_RIVAL_SCALE = 1.3
 #: States neither a byline caption nor a citation line can be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 
@@ -60,9 +69,33 @@ def citation_lines(texts: Sequence[str]) -> np.ndarray:
     return found
 
 
-def constrain(log_emission: np.ndarray, texts: Sequence[str]) -> np.ndarray:
-    """``log_emission`` (zones x 16, changed in place and returned) with the states each text rules out
-    set to -inf."""
+def below_larger_text(zones: Zones) -> np.ndarray:
+    """Whether each zone lies below (in reading order, on its page) a zone of at least
+    :data:`TITLE_RIVAL_WORDS` words set in type at least :data:`TITLE_RIVAL_SCALE` times larger.
+    Each page's zones are one run (as labelling units are); a zone without a font size is never below."""
+    sizes = np.nan_to_num(np.asarray(zones["font_size"], dtype=float))
+    if len(sizes) == 0:
+        return np.zeros(0, dtype=bool)
+    # rivals are among the zones larger than the smallest type by the scale: only their words are counted
+    # (zone texts are whitespace-normalised: a text of n words holds n - 1 spaces)
+    larger = np.flatnonzero(sizes >= TITLE_RIVAL_SCALE * sizes.min())
+    texts = np.asarray(zones["text"], dtype=object)[larger]
+    spaces = np.fromiter(map(str.count, map(str, texts), repeat(" ")), dtype=np.intp, count=len(larger))
+    rival_size = np.zeros(len(sizes))
+    rival_size[larger[spaces >= TITLE_RIVAL_WORDS - 1]] = sizes[larger[spaces >= TITLE_RIVAL_WORDS - 1]]
+    # the largest rival so far, per page: pages are runs, each lifted above the ones before it
+    lift = page_codes(zones) * (1.0 + sizes.max())
+    above = np.empty(len(sizes))
+    above[0], above[1:] = 0.0, (np.maximum.accumulate(rival_size + lift) - lift)[:-1]
+    above[1:][lift[1:] != lift[:-1]] = 0.0
+    return above >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
+
+
+def constrain(log_emission: np.ndarray, zones: Zones) -> np.ndarray:
+    """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
+    type rules out set to -inf."""
+    texts = zones["text"]
     not_bylines = np.flatnonzero(byline_captions(texts) | citation_lines(texts))
     log_emission[np.ix_(not_bylines, _NOT_A_BYLINE)] = -np.inf
+    log_emission[below_larger_text(zones), STATE_INDEX["Title"]] = -np.inf
     return log_emission

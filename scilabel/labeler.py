@@ -155,7 +155,7 @@ class ZoneLabeler(BaseEstimator):
         the states their texts rule out barred, :mod:`scilabel.constraints`)."""
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
-        log_emission = constrain(self.emission_.log_likelihood(unit_zones), unit_zones["text"])
+        log_emission = constrain(self.emission_.log_likelihood(unit_zones), unit_zones)
         return [units[rows] for rows in _pages(columns)], log_emission
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:

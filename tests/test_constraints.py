@@ -1,6 +1,6 @@
 import numpy as np
 
-from scilabel.constraints import byline_captions, citation_lines, constrain
+from scilabel.constraints import below_larger_text, byline_captions, citation_lines, constrain
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -27,10 +27,35 @@ def test_citation_lines_open_with_names_then_the_year():
     assert citation_lines(texts).tolist() == [True] * 4 + [False] * 8
 
 
+def _zones(texts, sizes, pages=None):
+    return {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
+            **({"page": np.array(pages, dtype=object)} if pages else {})}
+
+
+def test_below_larger_text_is_below_a_sentence_in_larger_type_on_its_page():
+    texts = ["Journal of Bees", "Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia",
+             "Ada Lovelace", "Seasonal shifts in nectar", "A next page starts afresh here", "Small print"]
+    sizes = [40, 30, 16, 24, 16, 12, 9]  # 40: three words, no rival; 24: not 1.3 times smaller than 30
+    expected = [False, False, True, False, True, False, True]
+    assert below_larger_text(_zones(texts, sizes, ["a"] * 5 + ["b"] * 2)).tolist() == expected
+    # one page: the rivals carry on
+    assert below_larger_text(_zones(texts, sizes)).tolist() == [False, False, True, False, True, True, True]
+    assert below_larger_text(_zones([], [])).tolist() == []
+    # a zone whose type size is unknown (0 or missing) is never below
+    assert below_larger_text(_zones(texts[1:4], [30, 0, float("nan")])).tolist() == [False] * 3
+
+
 def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only():
     log_emission = np.zeros((4, len(STATES)))
-    out = constrain(log_emission, ["Li Sun", "Authors", "Department of Biology", "Sun L, Wang D (2019) Roots. J Bot 3: 1."])
+    texts = ["Li Sun", "Authors", "Department of Biology", "Sun L, Wang D (2019) Roots. J Bot 3: 1."]
+    out = constrain(log_emission, _zones(texts, [12] * 4))
     assert out is log_emission
     barred = np.isneginf(out)
     not_byline = [STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]]
     assert barred[1, not_byline].all() and barred[3, not_byline].all() and barred.sum() == 4
+
+
+def test_constrain_bars_the_title_below_a_larger_sentence():
+    texts = ["Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia", "Ada Lovelace"]
+    barred = np.isneginf(constrain(np.zeros((3, len(STATES))), _zones(texts, [30, 16, 14])))
+    assert barred[:, STATE_INDEX["Title"]].tolist() == [False, True, True] and barred.sum() == 2
