@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import repeat
 
 import numpy as np
 
-from .features import Zones, page_codes, search_each, short_fullmatches
+from .features import ZoneArrays, Zones, search_each, short_fullmatches
 from .labels import STATE_INDEX
 from .references.names import PARTICLES
 
@@ -69,33 +68,22 @@ def citation_lines(texts: Sequence[str]) -> np.ndarray:
     return found
 
 
-def below_larger_text(zones: Zones) -> np.ndarray:
+def below_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone lies below (in reading order, on its page) a zone of at least
-    :data:`TITLE_RIVAL_WORDS` words set in type at least :data:`TITLE_RIVAL_SCALE` times larger.
-    Each page's zones are one run (as labelling units are); a zone without a font size is never below."""
-    sizes = np.nan_to_num(np.asarray(zones["font_size"], dtype=float))
-    if len(sizes) == 0:
-        return np.zeros(0, dtype=bool)
-    # rivals are among the zones larger than the smallest type by the scale: only their words are counted
-    # (zone texts are whitespace-normalised: a text of n words holds n - 1 spaces)
-    larger = np.flatnonzero(sizes >= TITLE_RIVAL_SCALE * sizes.min())
-    texts = np.asarray(zones["text"], dtype=object)[larger]
-    spaces = np.fromiter(map(str.count, map(str, texts), repeat(" ")), dtype=np.intp, count=len(larger))
-    rival_size = np.zeros(len(sizes))
-    rival_size[larger[spaces >= TITLE_RIVAL_WORDS - 1]] = sizes[larger[spaces >= TITLE_RIVAL_WORDS - 1]]
-    # the largest rival so far, per page: pages are runs, each lifted above the ones before it
-    lift = page_codes(zones) * (1.0 + sizes.max())
-    above = np.empty(len(sizes))
-    above[0], above[1:] = 0.0, (np.maximum.accumulate(rival_size + lift) - lift)[:-1]
-    above[1:][lift[1:] != lift[:-1]] = 0.0
-    return above >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
+    :data:`TITLE_RIVAL_WORDS` words set in type at least :data:`TITLE_RIVAL_SCALE` times larger; a zone
+    without a font size is never below."""
+    arrays = ZoneArrays.of(zones)
+    sizes = np.nan_to_num(arrays.column("font_size"))
+    rivals = np.where(arrays.n_words >= TITLE_RIVAL_WORDS, sizes, 0.0)
+    return arrays.max_before(rivals) >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
 
 
-def constrain(log_emission: np.ndarray, zones: Zones) -> np.ndarray:
+def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
     """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
     type rules out set to -inf."""
-    texts = zones["text"]
+    arrays = ZoneArrays.of(zones)
+    texts = arrays.texts
     not_bylines = np.flatnonzero(byline_captions(texts) | citation_lines(texts))
     log_emission[np.ix_(not_bylines, _NOT_A_BYLINE)] = -np.inf
-    log_emission[below_larger_text(zones), STATE_INDEX["Title"]] = -np.inf
+    log_emission[below_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     return log_emission

@@ -31,7 +31,8 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
 from .featurizer import ZoneFeaturizer
-from .features import LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, derived, layout_matrix, tokenize, vocabulary_index
+from .features import (LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, Zones, derived, layout_matrix, tokenize,
+                       vocabulary_index)
 from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
 
 N_STATES = len(STATES)
@@ -100,10 +101,10 @@ class NaiveBayesEmission(BaseEstimator):
     def _layout(self, zones: pd.DataFrame) -> np.ndarray:
         return layout_matrix(zones, self.layout)
 
-    def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
+    def log_likelihood(self, zones: Zones | ZoneArrays) -> np.ndarray:
         """(n_zones, 16) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
         check_is_fitted(self, "word_log_prob_")
-        arrays = ZoneArrays(zones)
+        arrays = ZoneArrays.of(zones)
         (words,) = vocabulary_index(self.vocabulary_).counts(arrays)
         # the (vocabulary, 16) table in row-major order: scipy would copy a transposed view every call
         result = words @ derived(self, self.word_log_prob_, lambda table: np.ascontiguousarray(table.T))
@@ -256,7 +257,7 @@ class SVMEmission(BaseEstimator):
             keep.append(rows if len(rows) <= self.max_per_label else rng.choice(rows, self.max_per_label, replace=False))
         return np.sort(np.concatenate(keep))
 
-    def log_likelihood(self, zones: pd.DataFrame) -> np.ndarray:
+    def log_likelihood(self, zones: Zones | ZoneArrays) -> np.ndarray:
         """(n_zones, 16) scaled log-likelihoods log P(label | O) - prior_weight * log P(label)."""
         check_is_fitted(self, "coef_")
         words, layout = self.featurizer_.transform_blocks(zones)  # X = [words layout]: its product in two

@@ -522,6 +522,11 @@ class ZoneArrays:
         self._columns: dict[str, np.ndarray] = {}
         self._cue_hits: dict[tuple[re.Pattern, int], np.ndarray] = {}
 
+    @classmethod
+    def of(cls, zones: Zones | ZoneArrays) -> ZoneArrays:
+        """``zones`` as :class:`ZoneArrays`: itself when it is one already (its computed arrays shared)."""
+        return zones if isinstance(zones, ZoneArrays) else cls(zones)
+
     def layout(self, names: Sequence[str]) -> np.ndarray:
         """(n_zones, len(names)) layout features ``names`` (of :data:`LAYOUT_FEATURES`)."""
         out = np.empty((self.n_zones, len(names)))
@@ -576,6 +581,7 @@ class ZoneArrays:
         _, kinds, rows = self._kinds
         return np.bincount(rows * 5 + (kinds >> 2), minlength=5 * self.n_zones).reshape(-1, 5).astype(float)
 
+    @cached_property
     def years(self) -> np.ndarray:
         """Years 1800-2099 not within a longer number per text: matches of the regex
         ``(?<!\\d)(?:1[89]|20)\\d\\d(?!\\d)``, i.e. runs of exactly four decimal digits starting "18", "19", "20"."""
@@ -632,6 +638,21 @@ class ZoneArrays:
     def _page_starts(self) -> np.ndarray:
         """In page order (:attr:`_by_page`), whether each zone is the first of its page."""
         return run_starts(self._pages[self._by_page])
+
+    def max_before(self, values: np.ndarray) -> np.ndarray:
+        """Per zone, the largest of ``values`` (none negative) over the zones before it on its page
+        (in reading order); 0 for a page's first zone."""
+        order, starts = self._by_page, self._page_starts
+        ordered = np.asarray(values, dtype=float)[order]
+        # a running maximum per page: pages lifted one above another
+        lift = np.cumsum(starts) * (1.0 + (ordered.max() if len(ordered) else 0.0))
+        before = np.empty(len(ordered))
+        before[:1] = 0.0
+        before[1:] = (np.maximum.accumulate(ordered + lift) - lift)[:-1]
+        before[starts] = 0.0
+        out = np.empty(len(ordered))
+        out[order] = before
+        return out
 
     @cached_property
     def _n_pages(self) -> int:
@@ -744,7 +765,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "email": lambda z: z.cue_matches(_EMAIL, ("@",)),
     "url": lambda z: z.cue_matches(_URL, ("http", "www."), lowered=True),
     "doi": lambda z: z.matches(_DOI),
-    "years": ZoneArrays.years,
+    "years": lambda z: z.years,
     "lines": lambda z: z.column("h") / np.maximum(z.column("font_size") * 1.15, 1.0),
     "chars": lambda z: z.chars,
     "marker": lambda z: z.opening(_MARKER),

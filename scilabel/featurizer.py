@@ -76,10 +76,10 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
         counts.data /= np.repeat(np.where(norms > 0, norms, 1.0), per_row)
         return counts
 
-    def transform_blocks(self, zones: Zones) -> tuple[sp.csr_matrix, np.ndarray]:
+    def transform_blocks(self, zones: Zones | ZoneArrays) -> tuple[sp.csr_matrix, np.ndarray]:
         """The two blocks of :meth:`transform`: words (sparse) and the standardised, clipped dense features."""
         check_is_fitted(self, "words_")
-        words, dense = self._blocks(ZoneArrays(zones))
+        words, dense = self._blocks(ZoneArrays.of(zones))
         dense = (dense - self.scaler_.mean_) / self.scaler_.scale_  # as scaler_.transform
         if self.clip is not None:
             np.clip(dense, -self.clip, self.clip, out=dense)

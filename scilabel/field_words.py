@@ -65,8 +65,7 @@ class FieldWordModel(BaseEstimator):
         its mean over the fields, times known / (known + shrink) (zeros without known tokens), then
         log(1 + known tokens)."""
         check_is_fitted(self, "log_prob_")
-        arrays = zones if isinstance(zones, ZoneArrays) else ZoneArrays(zones)
-        return self.count_scores(vocabulary_index(self.vocabulary_).counts(arrays)[0])
+        return self.count_scores(vocabulary_index(self.vocabulary_).counts(ZoneArrays.of(zones))[0])
 
     def count_scores(self, counts: sp.csr_matrix) -> np.ndarray:
         """:meth:`scores` from the zones' token counts over ``vocabulary_``."""

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 from . import __version__
 from .constraints import constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
-from .features import ZONE_COLUMNS, Zones, n_rows, page_codes
+from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
@@ -155,7 +155,8 @@ class ZoneLabeler(BaseEstimator):
         the states their texts rule out barred, :mod:`scilabel.constraints`)."""
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
-        log_emission = constrain(self.emission_.log_likelihood(unit_zones), unit_zones)
+        arrays = ZoneArrays(unit_zones)  # shared: the constraints read what the emission computed
+        log_emission = constrain(self.emission_.log_likelihood(arrays), arrays)
         return [units[rows] for rows in _pages(columns)], log_emission
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:

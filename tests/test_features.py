@@ -10,7 +10,7 @@ from sklearn.svm import LinearSVC
 
 from scilabel.emission import SVMEmission
 from scilabel.featurizer import ZoneFeaturizer
-from scilabel.features import LAYOUT_FEATURES, layout_features, term_counts, tokenize
+from scilabel.features import LAYOUT_FEATURES, ZoneArrays, layout_features, term_counts, tokenize
 from scilabel.labels import STATE_LABEL
 from scilabel.lines import LONE_MARKER, line_units, merge_units
 
@@ -107,6 +107,15 @@ def test_first_prose_marks_the_first_paragraph_of_each_page_only():
     assert table["first_prose"].tolist() == [0, 0, 0, 1, 0, 0, 0, 1]
     short = layout_features(pd.DataFrame([zone(" ".join(paragraph.split()[:29]), 0)]))
     assert short["first_prose"].tolist() == [0]
+
+
+def test_max_before_is_the_largest_value_above_each_zone_on_its_page():
+    pages = np.array(["p", "q", "p", "q", "p", "p"], dtype=object)  # pages interleaved in the rows
+    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "page": pages})
+    values = np.array([3.0, 9.0, 1.0, 0.0, 5.0, 2.0])
+    assert arrays.max_before(values).tolist() == [0.0, 0.0, 3.0, 9.0, 3.0, 5.0]
+    assert ZoneArrays({"text": np.array([], dtype=object)}).max_before(np.array([])).tolist() == []
+    assert ZoneArrays.of(arrays) is arrays and ZoneArrays.of({"text": pages}).n_zones == 6
 
 
 def test_name_shape_marks_zones_written_as_names():

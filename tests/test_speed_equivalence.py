@@ -117,7 +117,7 @@ def test_years_equal_the_year_regex_on_every_short_text():
     texts = ["".join(chars) for n in range(1, 7) for chars in itertools.product("12890a٣\n", repeat=n)]
     plain = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
     expected = [len(plain.findall(text.replace("\n", " "))) for text in texts]
-    np.testing.assert_array_equal(features.ZoneArrays({"text": np.array(texts, dtype=object)}).years(), expected)
+    np.testing.assert_array_equal(features.ZoneArrays({"text": np.array(texts, dtype=object)}).years, expected)
 
 
 def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
