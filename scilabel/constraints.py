@@ -15,6 +15,9 @@ emission reads it as one; it is barred from the same two states.
 A title is the most prominent text of the article's head: a zone below a sentence set in type at least
 1.3 times larger (an encyclopedia's tagline or a standfirst under the title) is barred from the Title
 state, which otherwise may take such a line so that the byline can follow the title directly.
+
+A zone holding a year (1800-2099, as the ``years`` layout feature counts them) is no byline: a
+dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barred from Authors.
 """
 from __future__ import annotations
 
@@ -86,4 +89,5 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray
     not_bylines = np.flatnonzero(byline_captions(texts) | citation_lines(texts))
     log_emission[np.ix_(not_bylines, _NOT_A_BYLINE)] = -np.inf
     log_emission[below_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
+    log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
     return log_emission

@@ -55,6 +55,13 @@ def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only
     assert barred[1, not_byline].all() and barred[3, not_byline].all() and barred.sum() == 4
 
 
+def test_constrain_bars_authors_for_a_zone_holding_a_year():
+    texts = ["Posted on 1 August 2017 · 5 min read", "© Wan et al. 2016", "Li Sun 1,2, Bo Chen 3",
+             "ISBN 978-0-12345-678-9", "Ward 12019 staff"]
+    barred = np.isneginf(constrain(np.zeros((5, len(STATES))), _zones(texts, [12] * 5)))
+    assert barred[:, STATE_INDEX["Authors"]].tolist() == [True, True, False, False, False] and barred.sum() == 2
+
+
 def test_constrain_bars_the_title_below_a_larger_sentence():
     texts = ["Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia", "Ada Lovelace"]
     barred = np.isneginf(constrain(np.zeros((3, len(STATES))), _zones(texts, [30, 16, 14])))
