@@ -152,7 +152,7 @@ class ZoneLabeler(BaseEstimator):
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
         """Per page, the unit of each row (from 0 within the page), and the units' log-emissions (with
-        the states their texts rule out barred, :mod:`scilabel.constraints`)."""
+        the states their texts or type rule out barred, :mod:`scilabel.constraints`)."""
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the constraints read what the emission computed
