@@ -18,6 +18,9 @@ state, which otherwise may take such a line so that the byline can follow the ti
 
 A zone holding a year (1800-2099, as the ``years`` layout feature counts them) is no byline: a
 dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barred from Authors.
+
+A copyright notice ("© 2013 Author(s).") is no title, byline, address or reference; an abstract may
+end with one.
 """
 from __future__ import annotations
 
@@ -51,6 +54,12 @@ TITLE_RIVAL_WORDS = 4
 TITLE_RIVAL_SCALE = 1.3
 #: States neither a byline caption nor a citation line can be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
+#: A copyright notice: "©", "Copyright 2016" or "Copyright ©", "All rights reserved" ...
+_COPYRIGHT = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights reserved\b", re.I)
+#: ... searched for only in the texts holding one of these (in lower case).
+_COPYRIGHT_CUES = ("©", "copyright", "all rights")
+#: States a copyright notice cannot be in (an abstract may end with one).
+_NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
 
 
 def byline_captions(texts: Sequence[str]) -> np.ndarray:
@@ -81,6 +90,11 @@ def below_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
     return arrays.max_before(rivals) >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
 
 
+def copyright_notices(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone holds a copyright notice (:data:`_COPYRIGHT`, in any case)."""
+    return ZoneArrays.of(zones).cue_matches(_COPYRIGHT, _COPYRIGHT_CUES, lowered=True) > 0
+
+
 def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
     """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
     type rules out set to -inf."""
@@ -90,4 +104,5 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray
     log_emission[np.ix_(not_bylines, _NOT_A_BYLINE)] = -np.inf
     log_emission[below_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
+    log_emission[np.ix_(np.flatnonzero(copyright_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
     return log_emission

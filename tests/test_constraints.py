@@ -1,6 +1,6 @@
 import numpy as np
 
-from scilabel.constraints import below_larger_text, byline_captions, citation_lines, constrain
+from scilabel.constraints import below_larger_text, byline_captions, citation_lines, constrain, copyright_notices
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -56,10 +56,21 @@ def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only
 
 
 def test_constrain_bars_authors_for_a_zone_holding_a_year():
-    texts = ["Posted on 1 August 2017 · 5 min read", "© Wan et al. 2016", "Li Sun 1,2, Bo Chen 3",
+    texts = ["Posted on 1 August 2017 · 5 min read", "Wan et al. 2016", "Li Sun 1,2, Bo Chen 3",
              "ISBN 978-0-12345-678-9", "Ward 12019 staff"]
     barred = np.isneginf(constrain(np.zeros((5, len(STATES))), _zones(texts, [12] * 5)))
     assert barred[:, STATE_INDEX["Authors"]].tolist() == [True, True, False, False, False] and barred.sum() == 2
+
+
+def test_copyright_notices_are_notices_not_the_word():
+    texts = ["© 2013 Author(s).", "Copyright 2016 Elsevier B.V.", "COPYRIGHT © The Authors", "All rights reserved.",
+             "Copyright information", "Copyright and the Internet. Harv Law Rev 12: 3-9.", "Li Sun", ""]
+    assert copyright_notices(_zones(texts, [12] * 8)).tolist() == [True] * 4 + [False] * 4
+
+
+def test_constrain_bars_components_but_the_abstract_for_a_copyright_notice():
+    barred = np.isneginf(constrain(np.zeros((1, len(STATES))), _zones(["© 2016 Elsevier B.V. All rights reserved."], [12])))
+    assert {STATES[j] for j in np.flatnonzero(barred[0])} == {"Title", "Authors", "Affiliations", "References"}
 
 
 def test_constrain_bars_the_title_below_a_larger_sentence():
