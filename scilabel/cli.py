@@ -94,6 +94,8 @@ HMM_SETTINGS = {
     "gap_self_loop": "self-loop of the gap states (the other zones between components)",
     "br_self_loop": "self-loop of BR (the lines between references)",
     "barh_to_references": "BARH -> References (a reference list that begins without a heading)",
+    "affiliations_to_barh": "Affiliations -> BARH (past the abstract after affiliations that follow it; "
+                            "late_affiliations topology)",
 }
 
 

@@ -189,6 +189,14 @@ class ArticleHMM(BaseEstimator):
         any heading; at their counted rate a run of citation-like body zones (data-availability
         entries, numeric table cells) opens the list early, after which the real reference heading
         can only be read as an entry.
+    affiliations_to_barh
+        ``None`` keeps the counted probability of Affiliations -> BARH, in topologies with that link
+        (``late_affiliations``; others ignore the setting): affiliations that follow the abstract,
+        after which the page is past its abstract. A probability p sets it, the self-loop of
+        Affiliations unchanged and its other exits keeping their proportions. Only ``magazine_grid``'s
+        training pages take the link, and at their rate a repository record (abstract, affiliations,
+        full text, references) went back before its abstract (BAAH) and then read a lone body heading
+        ("Results") as the abstract, to reach the references.
 
     Attributes
     ----------
@@ -208,16 +216,19 @@ class ArticleHMM(BaseEstimator):
     """
 
     def __init__(self, smoothing: float = 1.0, topology: str = "strict", gap_self_loop: float | None = None,
-                 br_self_loop: float | None = None, barh_to_references: float | None = None) -> None:
+                 br_self_loop: float | None = None, barh_to_references: float | None = None,
+                 affiliations_to_barh: float | None = None) -> None:
         self.smoothing = smoothing
         self.topology = topology
         self.gap_self_loop = gap_self_loop
         self.br_self_loop = br_self_loop
         self.barh_to_references = barh_to_references
+        self.affiliations_to_barh = affiliations_to_barh
 
     def __setstate__(self, state: dict) -> None:
         # models pickled before these parameters existed kept the counted transitions
-        super().__setstate__({"br_self_loop": None, "barh_to_references": None, **state})
+        super().__setstate__({"br_self_loop": None, "barh_to_references": None, "affiliations_to_barh": None,
+                              **state})
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""
@@ -244,7 +255,7 @@ class ArticleHMM(BaseEstimator):
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)
         if n_sequences == 0:
             raise ValueError("fit needs at least one non-empty state sequence")
-        for name in ("gap_self_loop", "br_self_loop", "barh_to_references"):
+        for name in ("gap_self_loop", "br_self_loop", "barh_to_references", "affiliations_to_barh"):
             p = getattr(self, name)
             if p is not None and not 0 < p < 1:
                 raise ValueError(f"{name} must be None or in (0, 1), got {p!r}")
@@ -262,6 +273,8 @@ class ArticleHMM(BaseEstimator):
             self._set_self_loop("BR", self.br_self_loop)
         if self.barh_to_references is not None:
             self._set_exit("BARH", "References", self.barh_to_references)
+        if self.affiliations_to_barh is not None and allowed[STATE_INDEX["Affiliations"], STATE_INDEX["BARH"]]:
+            self._set_exit("Affiliations", "BARH", self.affiliations_to_barh)
         self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences
         self.n_dropped_transitions_ = n_dropped

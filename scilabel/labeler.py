@@ -75,12 +75,14 @@ class ZoneLabeler(BaseEstimator):
     br_self_loop : self-loop probability of BR, the lines between references (None: counted)
     barh_to_references : probability that the reference list begins in the body without a heading
         (BARH -> References; None: counted)
+    affiliations_to_barh : probability that the page goes on past its abstract after affiliations
+        that follow the abstract (Affiliations -> BARH, late_affiliations topology; None: counted)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
-                 barh_to_references: float | None = 0.01):
+                 barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -89,10 +91,12 @@ class ZoneLabeler(BaseEstimator):
         self.gap_self_loop = gap_self_loop
         self.br_self_loop = br_self_loop
         self.barh_to_references = barh_to_references
+        self.affiliations_to_barh = affiliations_to_barh
 
     def __setstate__(self, state: dict) -> None:
         # models pickled before these parameters existed kept the counted transitions
-        super().__setstate__({"br_self_loop": None, "barh_to_references": None, **state})
+        super().__setstate__({"br_self_loop": None, "barh_to_references": None, "affiliations_to_barh": None,
+                              **state})
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):
@@ -126,7 +130,8 @@ class ZoneLabeler(BaseEstimator):
         self.emission_ = emission.fit(unit_zones, states, collections)
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
                                 gap_self_loop=self.gap_self_loop, br_self_loop=self.br_self_loop,
-                                barh_to_references=self.barh_to_references).fit(sequences)
+                                barh_to_references=self.barh_to_references,
+                                affiliations_to_barh=self.affiliations_to_barh).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}

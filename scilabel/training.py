@@ -29,7 +29,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
                   **hmm: float | None) -> ZoneLabeler:
     """Fit a labeller on the ``split`` pages of the datasets and save it with its model card; ``hmm``
     overrides ZoneLabeler's transition settings (``gap_self_loop``, ``br_self_loop``,
-    ``barh_to_references``; None keeps the counted estimate)."""
+    ``barh_to_references``, ``affiliations_to_barh``; None keeps the counted estimate)."""
     for folder in datasets:
         ensure_rendered(folder, workers)
     zones = load_zones(datasets)
@@ -51,6 +51,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         "gap_self_loop": labeler.gap_self_loop,
         "br_self_loop": labeler.br_self_loop,
         "barh_to_references": labeler.barh_to_references,
+        "affiliations_to_barh": labeler.affiliations_to_barh,
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split,
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,

@@ -203,8 +203,10 @@ def test_train_takes_hmm_transition_settings():
     parse = build_parser().parse_args
     base = ["train", "--data", "d", "--out", "m.joblib"]
     assert not any(hasattr(parse(base), name) for name in HMM_SETTINGS)  # ZoneLabeler's defaults apply
-    args = parse([*base, "--br-self-loop", "counted", "--barh-to-references", "0.02", "--gap-self-loop", "0.5"])
-    assert (args.br_self_loop, args.barh_to_references, args.gap_self_loop) == (None, 0.02, 0.5)
+    args = parse([*base, "--br-self-loop", "counted", "--barh-to-references", "0.02", "--gap-self-loop", "0.5",
+                  "--affiliations-to-barh", "counted"])
+    assert (args.br_self_loop, args.barh_to_references, args.gap_self_loop, args.affiliations_to_barh) == (
+        None, 0.02, 0.5, None)
     assert set(HMM_SETTINGS) <= set(ZoneLabeler().get_params())
     for bad in ("1", "0", "-0.2", "often"):
         with pytest.raises(SystemExit):

@@ -304,6 +304,48 @@ def test_barh_to_references_sets_the_link_and_keeps_the_self_loop():
     np.testing.assert_array_equal(set_.startprob_, counted.startprob_)
 
 
+def test_affiliations_to_barh_sets_the_link_where_the_topology_has_it():
+    late = ["other", "title", "authors", "abstract", "affiliations", "other", "references_heading", "references"]
+    front = ["other", "title", "authors", "affiliations", "other", "abstract", "other", "references"]
+    pages = [labels_to_states(late)] * 2 + [labels_to_states(front)] * 20
+    counted = ArticleHMM(gap_self_loop=0.6, topology="late_affiliations").fit(pages)
+    set_ = ArticleHMM(gap_self_loop=0.6, topology="late_affiliations", affiliations_to_barh=0.3).fit(pages)
+    aff, barh = S["Affiliations"], S["BARH"]
+    assert counted.transmat_[aff, barh] < 0.3 and set_.transmat_[aff, barh] == pytest.approx(0.3)
+    assert set_.transmat_[aff, aff] == pytest.approx(counted.transmat_[aff, aff])
+    others, counted_others = (np.delete(m.transmat_[aff], [aff, barh]) for m in (set_, counted))
+    np.testing.assert_allclose(others / others.sum(), counted_others / counted_others.sum())
+    np.testing.assert_array_equal(np.delete(set_.transmat_, aff, axis=0), np.delete(counted.transmat_, aff, axis=0))
+    # a topology without the link ignores the setting
+    interleaved = [ArticleHMM(gap_self_loop=0.6, topology="interleaved", affiliations_to_barh=p).fit(pages)
+                   for p in (None, 0.3)]
+    np.testing.assert_array_equal(interleaved[0].transmat_, interleaved[1].transmat_)
+    assert interleaved[1].transmat_[aff, barh] == 0.0
+
+
+def test_late_affiliations_then_a_body_heading_do_not_reopen_the_abstract():
+    """A record: abstract, then its affiliations, then the body with a lone "Results" heading that the
+    emission gives a little abstract evidence. At the counted (rare) Affiliations -> BARH the path goes
+    back before the abstract (BAAH) and passes Abstract again at the heading; at a set 0.2 it goes on
+    past the abstract (BARH)."""
+    late = ["other", "title", "authors", "abstract", "affiliations", "other", "references_heading", "references"]
+    body = ["abstract"] * 3 + ["other", "references_heading", "references"]
+    front = ["other", "title", "authors", "affiliations", "other", "abstract_heading"] + body
+    unheaded = ["other", "title", "authors", "affiliations", "other"] + body
+    pages = [labels_to_states(late)] + [labels_to_states(front)] * 30 + [labels_to_states(unheaded)] * 5
+    log_emission = np.zeros((30, N_STATES))
+    components = [S[s] for s in STATES if s not in GAP_STATES and s != "BR"]
+    log_emission[:, components] = -6.0
+    for i, state, value in [(1, "Title", 8.0), (2, "Authors", 8.0), (3, "Abstract", 8.0), (4, "Affiliations", 8.0),
+                            (20, "Abstract", 1.0), (28, "ReferenceHeading", 8.0), (29, "References", 8.0)]:
+        log_emission[i, S[state]] = value
+    decoded = {p: indices_to_states(ArticleHMM(gap_self_loop=0.6, topology="late_affiliations",
+                                               affiliations_to_barh=p).fit(pages).decode(log_emission)[1])
+               for p in (None, 0.2)}
+    assert decoded[None][5] == "BAAH" and decoded[None][20] == "Abstract"
+    assert decoded[0.2][5:28] == ["BARH"] * 23
+
+
 def test_a_citation_like_run_in_the_body_does_not_open_the_list():
     """A quarter of the training lists begin without a heading. On a page with two citation-like
     body zones well before the reference heading, the counted link opens the list there and the heading
@@ -351,7 +393,7 @@ def test_several_lines_between_references_stay_in_the_list():
     assert set(tied[5:-1]) <= {"References", "BR"}
 
 
-@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references"])
+@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references", "affiliations_to_barh"])
 def test_hmm_pickled_before_a_parameter_keeps_the_counted_transitions(name):
     fitted = ArticleHMM().fit([["PreTitle", "Title", "BTA", "Abstract", "BARH", "References", "BR", "References"]])
     old = dict(fitted.__getstate__())
@@ -362,7 +404,7 @@ def test_hmm_pickled_before_a_parameter_keeps_the_counted_transitions(name):
     np.testing.assert_array_equal(restored.transmat_, fitted.transmat_)
 
 
-@pytest.mark.parametrize("name", ["gap_self_loop", "br_self_loop", "barh_to_references"])
+@pytest.mark.parametrize("name", ["gap_self_loop", "br_self_loop", "barh_to_references", "affiliations_to_barh"])
 @pytest.mark.parametrize("bad", [0.0, 1.0, -0.5, 2.0])
 def test_self_loops_must_be_probabilities(name, bad):
     with pytest.raises(ValueError, match=name):
@@ -543,7 +585,7 @@ def test_clone_and_joblib_round_trip_decode_identically(tmp_path):
 
     cloned = clone(model)
     assert cloned.get_params() == {"smoothing": 0.3, "topology": "strict", "gap_self_loop": None,
-                                   "br_self_loop": None, "barh_to_references": None}
+                                   "br_self_loop": None, "barh_to_references": None, "affiliations_to_barh": None}
     with pytest.raises(NotFittedError):
         cloned.decode(log_emission)
     cloned.fit(pages)

@@ -198,7 +198,7 @@ def test_svm_emission_pickled_before_the_prior_weight_divides_by_the_whole_prior
     np.testing.assert_array_equal(restored.state_log_prior_, em.state_log_prior_)
 
 
-@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references"])
+@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references", "affiliations_to_barh"])
 def test_labeler_pickled_before_a_transition_parameter_keeps_the_counted_value(pages, name):
     labeler = ZoneLabeler(emission="nb", **{name: None}).fit(pages)
     old = dict(labeler.__getstate__())
@@ -252,9 +252,11 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
     assert card["name"] == "m" and card["fit_seconds"] > 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        train_labeler([data], "nb", tmp_path / "c.joblib", br_self_loop=None, barh_to_references=0.02)
+        train_labeler([data], "nb", tmp_path / "c.joblib", br_self_loop=None, barh_to_references=0.02,
+                      affiliations_to_barh=None)
     card = load_model(tmp_path / "c.joblib").model_card_
-    assert (card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"]) == (0.6, None, 0.02)
+    assert (card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"], card["affiliations_to_barh"]) == (
+        0.6, None, 0.02, None)
 
 
 def test_state_mapping_used_for_training():
