@@ -104,6 +104,12 @@ ALLOWED_TRANSITIONS: np.ndarray = _allowed_transitions()
 ALLOWED_START: np.ndarray = ALLOWED_TRANSITIONS[STATE_INDEX["PreTitle"]].copy()
 ALLOWED_START.setflags(write=False)
 
+#: The transition settings of :class:`ArticleHMM` (and :class:`~scilabel.labeler.ZoneLabeler`): each a
+#: probability, or None for the counted estimate.
+TRANSITION_SETTINGS: tuple[str, ...] = ("gap_self_loop", "br_self_loop", "barh_to_references", "affiliations_to_barh")
+#: Those added after models were first pickled: a model pickled before one existed kept the counted value.
+LATER_TRANSITION_SETTINGS: tuple[str, ...] = TRANSITION_SETTINGS[1:]
+
 #: hmmlearn rejects infinite observations, so log-likelihoods of -inf travel as this value.
 _LOG_ZERO = np.finfo(np.float64).min
 #: Scaled forward-backward floors a zone's emissions at this many nats below its best (no underflow).
@@ -227,8 +233,7 @@ class ArticleHMM(BaseEstimator):
 
     def __setstate__(self, state: dict) -> None:
         # models pickled before these parameters existed kept the counted transitions
-        super().__setstate__({"br_self_loop": None, "barh_to_references": None, "affiliations_to_barh": None,
-                              **state})
+        super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), **state})
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""
@@ -255,7 +260,7 @@ class ArticleHMM(BaseEstimator):
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)
         if n_sequences == 0:
             raise ValueError("fit needs at least one non-empty state sequence")
-        for name in ("gap_self_loop", "br_self_loop", "barh_to_references", "affiliations_to_barh"):
+        for name in TRANSITION_SETTINGS:
             p = getattr(self, name)
             if p is not None and not 0 < p < 1:
                 raise ValueError(f"{name} must be None or in (0, 1), got {p!r}")

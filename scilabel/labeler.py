@@ -20,7 +20,7 @@ from . import __version__
 from .constraints import constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
-from .hmm import ArticleHMM
+from .hmm import LATER_TRANSITION_SETTINGS, ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
 
@@ -95,8 +95,7 @@ class ZoneLabeler(BaseEstimator):
 
     def __setstate__(self, state: dict) -> None:
         # models pickled before these parameters existed kept the counted transitions
-        super().__setstate__({"br_self_loop": None, "barh_to_references": None, "affiliations_to_barh": None,
-                              **state})
+        super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), **state})
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):

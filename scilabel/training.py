@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_generated
+from .hmm import TRANSITION_SETTINGS
 from .labeler import ZoneLabeler
 from .persistence import save_model
 
@@ -28,8 +29,8 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
                   topology: str = "late_affiliations", split: str = "train", workers: int = 2,
                   **hmm: float | None) -> ZoneLabeler:
     """Fit a labeller on the ``split`` pages of the datasets and save it with its model card; ``hmm``
-    overrides ZoneLabeler's transition settings (``gap_self_loop``, ``br_self_loop``,
-    ``barh_to_references``, ``affiliations_to_barh``; None keeps the counted estimate)."""
+    overrides ZoneLabeler's transition settings (:data:`~scilabel.hmm.TRANSITION_SETTINGS`; None keeps
+    the counted estimate)."""
     for folder in datasets:
         ensure_rendered(folder, workers)
     zones = load_zones(datasets)
@@ -48,10 +49,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         "name": Path(out).stem,
         "emission": emission,
         "topology": topology,
-        "gap_self_loop": labeler.gap_self_loop,
-        "br_self_loop": labeler.br_self_loop,
-        "barh_to_references": labeler.barh_to_references,
-        "affiliations_to_barh": labeler.affiliations_to_barh,
+        **{name: getattr(labeler, name) for name in TRANSITION_SETTINGS},
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split,
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,

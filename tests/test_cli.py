@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from scilabel.cli import HMM_SETTINGS, build_parser, main
-from scilabel.hmm import TOPOLOGIES
+from scilabel.hmm import TOPOLOGIES, TRANSITION_SETTINGS
 from scilabel.labeler import ZoneLabeler
 from scilabel.labels import LABELS
 from scilabel.render import Renderer
@@ -207,7 +207,7 @@ def test_train_takes_hmm_transition_settings():
                   "--affiliations-to-barh", "counted"])
     assert (args.br_self_loop, args.barh_to_references, args.gap_self_loop, args.affiliations_to_barh) == (
         None, 0.02, 0.5, None)
-    assert set(HMM_SETTINGS) <= set(ZoneLabeler().get_params())
+    assert set(HMM_SETTINGS) == set(TRANSITION_SETTINGS) and set(HMM_SETTINGS) <= set(ZoneLabeler().get_params())
     for bad in ("1", "0", "-0.2", "often"):
         with pytest.raises(SystemExit):
             parse([*base, "--br-self-loop", bad])
