@@ -459,18 +459,6 @@ def _char_kind(char: str) -> int:
 _ASCII_CHAR_KIND = _ascii_table(_char_kind)
 
 
-def _cue_line_counts(pattern: re.Pattern, lines: list[str], cue_text: str, cues: tuple[str, ...]) -> np.ndarray:
-    """Matches of ``pattern`` in each of ``lines``, searched only in the lines whose counterpart in
-    ``cue_text`` (the lines joined, maybe in lower case) holds one of ``cues``."""
-    counts = np.zeros(len(lines))
-    spans = _cue_lines(cue_text, cues)
-    if spans:
-        rows = np.searchsorted(_line_starts(cue_text), [start for start, _ in spans], side="right") - 1
-        for row in rows.tolist():
-            counts[row] = len(pattern.findall(lines[row]))
-    return counts
-
-
 def short_fullmatches(pattern: re.Pattern, texts: Sequence[str], max_len: int) -> np.ndarray:
     """Whether each text (``str`` of it) is at most ``max_len`` characters long and ``pattern`` matches
     it in full; the pattern is tried on the short texts only."""
@@ -607,18 +595,35 @@ class ZoneArrays:
         """Counts per character (at least 1) of each text."""
         return counts / np.maximum(self.chars, 1.0)
 
+    @cached_property
+    def _text_starts(self) -> np.ndarray:
+        """Where each text starts in the joined texts (:attr:`_lines`)."""
+        return _line_starts(self._lines[1])
+
+    @cached_property
+    def _token_text_starts(self) -> np.ndarray:
+        """Where each text starts in :attr:`token_text` (lower case can change a text's length)."""
+        return _line_starts(self.token_text)
+
     def matches(self, pattern: re.Pattern) -> np.ndarray:
         """Matches of ``pattern`` (which never spans a newline) per text, in one scan of the joined texts."""
         lines, joined = self._lines
         starts = [match.start() for match in pattern.finditer(joined)]
-        rows = np.searchsorted(_line_starts(joined), starts, side="right") - 1
+        rows = np.searchsorted(self._text_starts, starts, side="right") - 1
         return np.bincount(rows, minlength=len(lines)).astype(float)
 
     def cue_matches(self, pattern: re.Pattern, cues: tuple[str, ...], lowered: bool = False) -> np.ndarray:
         """Matches of ``pattern`` per text, searched only in texts holding one of ``cues`` (in lower case
-        for ``lowered``), which every match holds: for a pattern the regex engine cannot skip ahead for."""
+        for ``lowered``), which every match holds: for a pattern the regex engine cannot skip ahead for.
+        Where each text starts is found once per call, for all patterns."""
         lines, joined = self._lines
-        return _cue_line_counts(pattern, lines, self.token_text if lowered else joined, cues)
+        counts = np.zeros(len(lines))
+        spans = _cue_lines(self.token_text if lowered else joined, cues)
+        if spans:
+            starts = self._token_text_starts if lowered else self._text_starts
+            for row in (np.searchsorted(starts, [start for start, _ in spans], side="right") - 1).tolist():
+                counts[row] = len(pattern.findall(lines[row]))
+        return counts
 
     def opening(self, pattern: re.Pattern) -> np.ndarray:
         """1 for a text that ``pattern`` matches at its start, else 0."""
