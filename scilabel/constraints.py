@@ -10,7 +10,8 @@ states for them leaves the decoder a gap state (or another component) instead.
 
 A citation line ("Yang CY, Liu HM, Chen SK (2016) Reproducibility of ...": a repository record's or
 a publisher's "cite this article") opens with the authors' names too, and under the byline the
-emission reads it as one; it is barred from the same two states.
+emission reads it as one; it is barred from the same two states, and from Abstract, which a
+repository record's citation may otherwise open.
 
 A title is the most prominent text of the article's head: a zone below a sentence set in type at least
 1.3 times larger (an encyclopedia's tagline or a standfirst under the title) is barred from the Title
@@ -21,6 +22,10 @@ dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barr
 
 A copyright notice ("© 2013 Author(s).") is no title, byline, address or reference; an abstract may
 end with one.
+
+A section heading ("Results", "Background" set in large type) is no part of the abstract: a short line
+set at least 1.3 times larger than the page's body text is barred from Abstract. The part headings of
+a structured abstract are set in body size or smaller.
 """
 from __future__ import annotations
 
@@ -52,6 +57,10 @@ _LOWER_NAME_WORDS = PARTICLES | {"et", "and"}
 TITLE_RIVAL_WORDS = 4
 #: ... is set in type this many times larger.
 TITLE_RIVAL_SCALE = 1.3
+#: A section heading has at most this many words ...
+HEADING_MAX_WORDS = 3
+#: ... and is set in type at least this many times the page's body size.
+HEADING_SCALE = 1.3
 #: States neither a byline caption nor a citation line can be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 #: A copyright notice: "©", "Copyright 2016" or "Copyright ©", "All rights reserved" ...
@@ -95,14 +104,23 @@ def copyright_notices(zones: Zones | ZoneArrays) -> np.ndarray:
     return ZoneArrays.of(zones).cue_matches(_COPYRIGHT, _COPYRIGHT_CUES, lowered=True) > 0
 
 
+def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone is a short line (at most :data:`HEADING_MAX_WORDS` words) set at least
+    :data:`HEADING_SCALE` times the page's body size."""
+    arrays = ZoneArrays.of(zones)
+    return (arrays.n_words <= HEADING_MAX_WORDS) & (arrays.font_rel >= HEADING_SCALE)
+
+
 def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
     """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
     type rules out set to -inf."""
     arrays = ZoneArrays.of(zones)
     texts = arrays.texts
-    not_bylines = np.flatnonzero(byline_captions(texts) | citation_lines(texts))
-    log_emission[np.ix_(not_bylines, _NOT_A_BYLINE)] = -np.inf
+    citations = citation_lines(texts)
+    log_emission[np.ix_(np.flatnonzero(byline_captions(texts) | citations), _NOT_A_BYLINE)] = -np.inf
+    log_emission[citations, STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
     log_emission[np.ix_(np.flatnonzero(copyright_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
+    log_emission[section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     return log_emission

@@ -671,6 +671,7 @@ class ZoneArrays:
         n_zones = np.bincount(codes, minlength=self._n_pages).astype(float)
         return order / np.maximum(n_zones[codes] - 1, 1.0)
 
+    @cached_property
     def font_rel(self) -> np.ndarray:
         """Font size relative to the page's body size: the size carrying most characters on the page."""
         size, codes = self.column("font_size"), self._pages
@@ -759,7 +760,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "x_rel": lambda z: z.column("x") / np.maximum(z.page_width(), 1.0),
     "y_rel": lambda z: z.column("y") / np.maximum(z.page_height(), 1.0),
     "order_rel": ZoneArrays.order_rel,
-    "font_rel": ZoneArrays.font_rel,
+    "font_rel": lambda z: z.font_rel,
     "bold": lambda z: (z.column("font_weight") >= 600).astype(float),
     "italic": lambda z: z.per_char(z.column("italic_chars")),
     "caps": lambda z: z.caps,

@@ -1,6 +1,7 @@
 import numpy as np
 
-from scilabel.constraints import below_larger_text, byline_captions, citation_lines, constrain, copyright_notices
+from scilabel.constraints import (below_larger_text, byline_captions, citation_lines, constrain, copyright_notices,
+                                  section_headings)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -52,7 +53,18 @@ def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only
     assert out is log_emission
     barred = np.isneginf(out)
     not_byline = [STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]]
-    assert barred[1, not_byline].all() and barred[3, not_byline].all() and barred.sum() == 4
+    # a citation line is no abstract either; a caption may be anything else
+    assert barred[1, not_byline].all() and barred[3, [*not_byline, STATE_INDEX["Abstract"]]].all()
+    assert barred.sum() == 5
+
+
+def test_section_headings_are_short_lines_in_large_type():
+    texts = ["Results", "Materials and methods", "Background", "Conclusions", "Results of the trial were mixed",
+             "The trial recruited 120 patients over two years and followed each of them for a year."]
+    sizes = [19, 19, 14, 12, 19, 14]  # body size 14: the size carrying most characters
+    assert section_headings(_zones(texts, sizes)).tolist() == [True, True, False, False, False, False]
+    barred = np.isneginf(constrain(np.zeros((6, len(STATES))), _zones(texts, sizes)))
+    assert barred[:, STATE_INDEX["Abstract"]].tolist() == [True, True, False, False, False, False]
 
 
 def test_constrain_bars_authors_for_a_zone_holding_a_year():
