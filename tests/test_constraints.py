@@ -46,7 +46,7 @@ def test_below_larger_text_is_below_a_sentence_in_larger_type_on_its_page():
     assert below_larger_text(_zones(texts[1:4], [30, 0, float("nan")])).tolist() == [False] * 3
 
 
-def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_only():
+def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_and_the_abstract_for_citations():
     log_emission = np.zeros((4, len(STATES)))
     texts = ["Li Sun", "Authors", "Department of Biology", "Sun L, Wang D (2019) Roots. J Bot 3: 1."]
     out = constrain(log_emission, _zones(texts, [12] * 4))
