@@ -118,9 +118,8 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray
     texts = arrays.texts
     citations = citation_lines(texts)
     log_emission[np.ix_(np.flatnonzero(byline_captions(texts) | citations), _NOT_A_BYLINE)] = -np.inf
-    log_emission[citations, STATE_INDEX["Abstract"]] = -np.inf
+    log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
     log_emission[np.ix_(np.flatnonzero(copyright_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
-    log_emission[section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     return log_emission

@@ -663,6 +663,7 @@ class ZoneArrays:
     def _n_pages(self) -> int:
         return int(self._pages.max()) + 1 if len(self._pages) else 0
 
+    @cached_property
     def order_rel(self) -> np.ndarray:
         """Reading-order position of each zone within its page, from 0 to 1."""
         codes, by_page = self._pages, self._by_page
@@ -731,7 +732,7 @@ class ZoneArrays:
         out = np.zeros(self.n_zones)
         if self.n_zones == 0:
             return out
-        related = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS) & (self.order_rel() >= 0.5)
+        related = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS) & (self.order_rel >= 0.5)
         by_page = self._by_page
         # in page order: the last related, references or abstract heading (or page start) up to each zone
         event = (related | self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE))[by_page] | self._page_starts
@@ -759,7 +760,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "width": lambda z: z.column("w"),
     "x_rel": lambda z: z.column("x") / np.maximum(z.page_width(), 1.0),
     "y_rel": lambda z: z.column("y") / np.maximum(z.page_height(), 1.0),
-    "order_rel": ZoneArrays.order_rel,
+    "order_rel": lambda z: z.order_rel,
     "font_rel": lambda z: z.font_rel,
     "bold": lambda z: (z.column("font_weight") >= 600).astype(float),
     "italic": lambda z: z.per_char(z.column("italic_chars")),

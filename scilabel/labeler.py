@@ -20,7 +20,7 @@ from . import __version__
 from .constraints import constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
-from .hmm import LATER_TRANSITION_SETTINGS, ArticleHMM
+from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
 
@@ -128,9 +128,7 @@ class ZoneLabeler(BaseEstimator):
             sequences.append(page_states)
         self.emission_ = emission.fit(unit_zones, states, collections)
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
-                                gap_self_loop=self.gap_self_loop, br_self_loop=self.br_self_loop,
-                                barh_to_references=self.barh_to_references,
-                                affiliations_to_barh=self.affiliations_to_barh).fit(sequences)
+                                **{name: getattr(self, name) for name in TRANSITION_SETTINGS}).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}
