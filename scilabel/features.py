@@ -79,7 +79,7 @@ _NONZERO_DIGIT = re.compile(r"[1-9]")
 _LONG_NUMBER = re.compile(r"0{6,}")
 
 
-def _written_as_names(text: str) -> bool:
+def written_as_names(text: str) -> bool:
     """Whether ``text`` is a list of title-cased names of at most :data:`NAME_WORDS` words each."""
     if not text.replace(" and ", ", ").istitle():
         return False
@@ -701,7 +701,7 @@ class ZoneArrays:
         :data:`NAME_WORDS` words between separators (",", ";", "&", "and"), as in "Núria Bonifaci",
         "J. R. Evans", "Gómez-Baldó L, O'Neil A" but not "Why Most Published Research Findings Are
         False". Unlike the field word scores it does not need the names to be known."""
-        return np.fromiter((_written_as_names(t[:NAME_SHAPE_CHARS]) for t in self.texts),
+        return np.fromiter((written_as_names(t[:NAME_SHAPE_CHARS]) for t in self.texts),
                            dtype=float, count=self.n_zones)
 
     def _cues(self, cue: re.Pattern, max_words: int = CUE_MAX_WORDS) -> np.ndarray:

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from .features import Zones, n_rows, page_codes, run_starts, short_fullmatches
+from .features import Zones, n_rows, page_codes, run_starts, short_fullmatches, written_as_names
 
 #: A zone holding nothing but a marker: a number ("2", "12.", "[3]"), a lower-case letter ("a", "b)"),
 #: a symbol ("*", "†", "·"), or a list of numbers or letters ("1,3").
@@ -47,13 +47,48 @@ def line_units(zones: Zones, max_gap_em: float = 1.0, marker_gap_em: float = 2.0
     gap = x[1:] - (x[:-1] + w[:-1])
     em = np.maximum(size[:-1], size[1:])
     join = same_page & (overlap >= 0.5 * np.minimum(h[:-1], h[1:])) & (gap >= -2.0) & (gap <= max_gap_em * em)
-    marker = short_fullmatches(LONE_MARKER, np.asarray(zones["text"], dtype=object)[by_page], _MARKER_MAX_LEN)
+    texts = np.asarray(zones["text"], dtype=object)[by_page]
+    marker = short_fullmatches(LONE_MARKER, texts, _MARKER_MAX_LEN)
     trailing = np.r_[False, join[:-1]]  # on one line with the zone before: it marks that one ("Li Sun 1,2")
+    close_below = y[1:] - (y[:-1] + h[:-1]) <= marker_gap_em * em
     join |= (same_page & marker[:-1] & ~trailing & ~marker[1:] & (y[1:] >= y[:-1] - 2.0) & (x[1:] >= x[:-1] - 2.0)
-             & (y[1:] - (y[:-1] + h[:-1]) <= marker_gap_em * em))
+             & close_below)
+    join |= _marks_above(x, y, h, size, texts, marker, same_page, close_below, join)
     units = np.empty(n, dtype=np.intp)
     units[by_page] = np.concatenate([[0], np.cumsum(~join)]) if n else []
     return units
+
+
+def _marks_above(x: np.ndarray, y: np.ndarray, h: np.ndarray, size: np.ndarray, texts: np.ndarray,
+                 marker: np.ndarray, same_page: np.ndarray, close_below: np.ndarray, join: np.ndarray) -> np.ndarray:
+    """Whether each zone after the first is a lone marker (or run of markers, "1" then "2") set on its
+    own line, indented, under a name it marks (two words or more, :func:`~scilabel.features.written_as_names`),
+    with the text after it starting further left: a byline whose entries are the name, then its
+    affiliation numbers on lines of their own ("Rene Bergs", "1", "Benjamin Clemens", "1", ...). A
+    table's header over its column of numbers and a "Views" over its count are no names. Arrays in page
+    order; ``close_below``, ``same_page`` and ``join`` (the joins found so far) are between neighbours,
+    as in :func:`line_units`."""
+    n = len(marker)
+    if n < 2:
+        return np.zeros(max(n - 1, 0), dtype=bool)
+    rows = np.arange(n)
+    text = np.maximum.accumulate(np.where(~marker, rows, -1))  # the last non-marker zone up to each
+    after = np.minimum.accumulate(np.where(~marker, rows, n)[::-1])[::-1]  # the first from each on
+    marked = np.maximum(text, 0)
+    following = np.minimum(after, n - 1)
+    page_start = np.r_[0, np.cumsum(~same_page)]  # page number of each zone
+    ok = (marker & (text >= 0) & (page_start[marked] == page_start)
+          & (y >= y[marked] + 0.5 * h[marked]) & (x > x[marked] + 0.5 * size)
+          & ((after == n) | (page_start[following] != page_start) | (x[following] < x - 2.0)))
+    ok[1:] &= same_page & close_below & ~join & np.r_[~join[1:], True]
+    ok[0] = False
+    for i in np.flatnonzero(ok).tolist():
+        name = str(texts[marked[i]])
+        ok[i] = len(name.split()) >= 2 and written_as_names(name)
+    # a run of markers joins only as far as each of its markers does
+    failed = np.cumsum(marker & ~ok)
+    ok &= failed == failed[marked]
+    return ok[1:]
 
 
 def merge_units(zones: Zones, units: np.ndarray) -> dict[str, np.ndarray]:

@@ -159,8 +159,9 @@ def test_line_units_join_a_lone_marker_to_the_text_it_marks():
             zone("[3]", 206, x=48, w=18),  # a marker before another marker stays alone
             zone("b", 230, x=48, w=7),
             zone("Institute of Chemistry, Lyon", 254, x=88, w=260),  # to the right and below: marked
-            zone("*", 288, x=120, w=7),
-            zone("Caption to the left", 312, x=48, w=200),  # starts left of the marker: not what it marks
+            zone("*", 288, x=88, w=7),
+            zone("Caption to the left", 312, x=48, w=200),  # starts left of the marker: not what it marks;
+            # nor is the line above, which starts where the marker does
             zone("c", 346, x=48, w=7),
             zone("Text far below", 420, x=48, w=200),  # 55 px under the marker (> 2 em): not joined
             zone("1,3", 454, x=48, w=20, page="q"), zone("Other page", 478, x=48, w=90, page="q")]
@@ -168,6 +169,30 @@ def test_line_units_join_a_lone_marker_to_the_text_it_marks():
     assert units.tolist() == [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 8]
     assert pd.DataFrame(merge_units(pd.DataFrame(rows), units))["text"].tolist()[:4] == [
         "Department of Physics, Leeds", "2 School of Medicine, Oslo", "[3]", "b Institute of Chemistry, Lyon"]
+
+
+def test_line_units_join_markers_set_on_lines_of_their_own_under_what_they_mark():
+    rows = [zone("Authors and affiliations", 0, x=48, w=200),
+            zone("Lisa Wagels", 34, x=48, w=90),
+            zone("1", 52, x=88, w=8),  # indented under the name, the next line back to the left: marks the name
+            zone("Email author", 70, x=48, w=90),
+            zone("Frank Schneider", 88, x=48, w=120),
+            zone("1", 106, x=88, w=8), zone("2", 124, x=88, w=8),  # a run of markers: both
+            zone("Ute Habel", 142, x=48, w=80),
+            zone("3", 160, x=48, w=8),  # not indented: alone (and too far above the next name to mark it)
+            zone("Nils Kohn", 214, x=48, w=80),
+            zone("4", 232, x=88, w=8),
+            zone("Indented text", 250, x=88, w=200),  # the next line is not further left: the marker marks it
+            zone("Results", 290, x=48, w=80),
+            zone("5", 290, x=300, w=8),  # on the name's line, far to its right (a table cell): alone
+            zone("Last", 320, x=48, w=80),
+            zone("6", 380, x=88, w=8),  # more than 2 em under the text above: alone
+            zone("Failure rate (%)", 420, x=48, w=120), zone("7", 438, x=88, w=8),  # under no name: alone
+            zone("End", 456, x=48, w=40)]
+    units = line_units(pd.DataFrame(rows))
+    assert units.tolist() == [0, 1, 1, 2, 3, 3, 3, 4, 5, 6, 7, 7, 8, 9, 10, 11, 12, 13, 14]
+    assert pd.DataFrame(merge_units(pd.DataFrame(rows), units))["text"].tolist()[1:4] == [
+        "Lisa Wagels 1", "Email author", "Frank Schneider 1 2"]
 
 
 @pytest.mark.parametrize("text, marker", [("2", True), ("12.", True), ("[3]", True), ("(4)", True), ("b)", True),
