@@ -6,6 +6,8 @@ trained.
 
     .venv/bin/python benchmarks/labeling.py [--data build/corpus] [--collections build/collections.parquet]
         [--train-pages 1000]
+
+``--train-pages 0`` times labelling only.
 """
 from __future__ import annotations
 
@@ -65,16 +67,23 @@ def main() -> None:
                 model.label_pages(frame.head(size))
                 times.append(1000 * (time.perf_counter() - start))
             result[emission][f"label_pages_first_{size}_zones"] = {"median_ms": round(statistics.median(times), 2)}
+    if args.train_pages > 0:
+        result.update(training_times(zones, args.train_pages, args.collections))
+    print(json.dumps(result, indent=2))
+
+
+def training_times(zones: pd.DataFrame, n_pages: int, collections_path: Path) -> dict:
+    """Seconds to fit each shipped model's labeller on ``n_pages`` training pages (a seeded choice)."""
     train = zones[zones["split"] == "train"]
-    chosen = train["page"].drop_duplicates().sample(frac=1.0, random_state=0).head(args.train_pages)
+    chosen = train["page"].drop_duplicates().sample(frac=1.0, random_state=0).head(n_pages)
     subset = train[train["page"].isin(set(chosen))].reset_index(drop=True)
-    collections = pd.read_parquet(args.collections) if args.collections.is_file() else None
-    result["fit_with_collections"] = collections is not None
+    collections = pd.read_parquet(collections_path) if collections_path.is_file() else None
+    result: dict = {"fit_with_collections": collections is not None}
     for emission in DEFAULT_MODEL_NAMES:
         start = time.perf_counter()
         ZoneLabeler(emission=emission).fit(subset, collections=collections)
         result[f"fit_{emission}_{len(chosen)}_pages_s"] = round(time.perf_counter() - start, 1)
-    print(json.dumps(result, indent=2))
+    return result
 
 
 if __name__ == "__main__":
