@@ -15,7 +15,8 @@ repository record's citation may otherwise open.
 
 A title is the most prominent text of the article's head: a zone below a sentence set in type at least
 1.3 times larger (an encyclopedia's tagline or a standfirst under the title) is barred from the Title
-state, which otherwise may take such a line so that the byline can follow the title directly.
+state, which otherwise may take such a line so that the byline can follow the title directly; so is a
+zone a few lines above such a sentence (the journal's name and its editor over the article's title).
 
 A zone holding a year (1800-2099, as the ``years`` layout feature counts them) is no byline: a
 dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barred from Authors.
@@ -53,10 +54,13 @@ _CITATION_YEAR = re.compile(r"\((?:1[89]|20)\d\d[a-z]?\)")
 #: Lower-case words a list of names may hold: name particles ("van", "de", "ten") and the words that
 #: join or end the list ("and", "et al.").
 _LOWER_NAME_WORDS = PARTICLES | {"et", "and"}
-#: A title is the article's most prominent text: no zone above it of at least this many words ...
+#: A title is the article's most prominent text: no zone above it, nor among the next
+#: :data:`TITLE_RIVAL_WINDOW` below it, of at least this many words ...
 TITLE_RIVAL_WORDS = 4
 #: ... is set in type this many times larger.
 TITLE_RIVAL_SCALE = 1.3
+#: Line units below a title candidate searched for a rival.
+TITLE_RIVAL_WINDOW = 10
 #: A section heading has at most this many words ...
 HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
@@ -99,6 +103,16 @@ def below_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
     return arrays.max_before(rivals) >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
 
 
+def above_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone lies above one of the next :data:`TITLE_RIVAL_WINDOW` zones on its page that has
+    at least :data:`TITLE_RIVAL_WORDS` words and is set in type at least :data:`TITLE_RIVAL_SCALE` times
+    larger; a zone without a font size is never above."""
+    arrays = ZoneArrays.of(zones)
+    sizes = np.nan_to_num(arrays.column("font_size"))
+    rivals = np.where(arrays.n_words >= TITLE_RIVAL_WORDS, sizes, 0.0)
+    return arrays.max_after(rivals, TITLE_RIVAL_WINDOW) >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
+
+
 def copyright_notices(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone holds a copyright notice (:data:`_COPYRIGHT`, in any case)."""
     return ZoneArrays.of(zones).cue_matches(_COPYRIGHT, _COPYRIGHT_CUES, lowered=True) > 0
@@ -119,7 +133,7 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray
     citations = citation_lines(texts)
     log_emission[np.ix_(np.flatnonzero(byline_captions(texts) | citations), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
-    log_emission[below_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
+    log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
     log_emission[np.ix_(np.flatnonzero(copyright_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
     return log_emission

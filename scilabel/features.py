@@ -500,6 +500,11 @@ def run_starts(values: np.ndarray) -> np.ndarray:
     return starts
 
 
+def _ahead(values: np.ndarray, k: int) -> np.ndarray:
+    """``values`` moved ``k`` places towards the start, -inf filling the end."""
+    return np.concatenate([values[k:], np.full(min(k, len(values)), -np.inf)])
+
+
 class ZoneArrays:
     """Zones as the arrays features are computed from (texts, columns, character counts, page
     statistics), each computed on first use, so that words and layout features of one call share them."""
@@ -657,6 +662,26 @@ class ZoneArrays:
         before[starts] = 0.0
         out = np.empty(len(ordered))
         out[order] = before
+        return out
+
+    def max_after(self, values: np.ndarray, window: int) -> np.ndarray:
+        """Per zone, the largest of ``values`` (none negative) over the next ``window`` zones on its page
+        (in reading order); 0 for a page's last zone."""
+        order = self._by_page
+        n = len(order)
+        out = np.zeros(n)
+        if n < 2 or window < 1:
+            return out
+        ordered = np.asarray(values, dtype=float)[order]
+        # pages lowered one below another, so that a later page's zones never win
+        lift = (ordered.max() + 1.0) * self._pages[order]
+        ahead = np.append(ordered[1:] - lift[1:], -np.inf)  # ahead[i]: the zone after zone i
+        # maxima over spans of 1, 2, 4 ... zones ahead, then two spans cover the window
+        span = 1
+        while 2 * span <= window:
+            ahead = np.maximum(ahead, _ahead(ahead, span))
+            span *= 2
+        out[order] = np.maximum(np.maximum(ahead, _ahead(ahead, window - span)) + lift, 0.0)
         return out
 
     @cached_property

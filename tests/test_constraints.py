@@ -1,7 +1,7 @@
 import numpy as np
 
-from scilabel.constraints import (below_larger_text, byline_captions, citation_lines, constrain, copyright_notices,
-                                  section_headings)
+from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
+                                  citation_lines, constrain, copyright_notices, section_headings)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -44,6 +44,25 @@ def test_below_larger_text_is_below_a_sentence_in_larger_type_on_its_page():
     assert below_larger_text(_zones([], [])).tolist() == []
     # a zone whose type size is unknown (0 or missing) is never below
     assert below_larger_text(_zones(texts[1:4], [30, 0, float("nan")])).tolist() == [False] * 3
+
+
+def test_above_larger_text_is_a_few_lines_above_a_sentence_in_larger_type_on_its_page():
+    texts = ["Archives of Psychology", "Ada Byron, Editor", "The crisis of confidence in findings", "Ada Lovelace",
+             "Seasonal shifts in nectar", "Results", "Small print"]
+    sizes = [16, 16, 32, 16, 24, 12, 9]  # 24: not 1.3 times larger than 32; "Results": one word, no rival
+    assert above_larger_text(_zones(texts, sizes)).tolist() == [True, True, False, True, False, False, False]
+    # a rival on the next page, or further down than the window, does not count
+    assert above_larger_text(_zones(texts[:2] + texts[2:], sizes, ["a"] * 2 + ["b"] * 5)).tolist()[:2] == [False] * 2
+    far = ["Journal of Bees"] + ["line"] * TITLE_RIVAL_WINDOW + ["Seasonal shifts in nectar foraging"]
+    assert above_larger_text(_zones(far, [16] * (len(far) - 1) + [32])).tolist()[:2] == [False, True]
+    assert above_larger_text(_zones([], [])).tolist() == []
+    assert above_larger_text(_zones(texts[:3], [0, float("nan"), 32])).tolist() == [False] * 3
+
+
+def test_constrain_bars_the_title_around_a_sentence_in_larger_type():
+    texts = ["Archives of Psychology", "The crisis of confidence in findings", "From Beepedia, the open encyclopedia"]
+    barred = np.isneginf(constrain(np.zeros((3, len(STATES))), _zones(texts, [16, 32, 16])))
+    assert barred[:, STATE_INDEX["Title"]].tolist() == [True, False, True]
 
 
 def test_constrain_bars_names_and_addresses_for_captions_and_citation_lines_and_the_abstract_for_citations():
