@@ -36,8 +36,10 @@ def line_units(zones: Zones, max_gap_em: float = 1.0, marker_gap_em: float = 2.0
     sizes to the right of where the previous ends. A zone holding only a marker (:data:`LONE_MARKER`:
     "2", "[3]", "b", "*") also joins the zone after it, the text it marks, when that zone is no marker
     and starts to its right or below it, at most ``marker_gap_em`` font sizes under its bottom (a
-    ``<dt>`` number over its ``<dd>``): the marker gets the label of what it marks. Units are numbered
-    page by page (pages in order of first appearance), in reading order."""
+    ``<dt>`` number over its ``<dd>``); one set on its own line, indented under a name, with the text
+    after it starting further left, joins that name (:func:`_marks_above`). The marker gets the label
+    of what it marks. Units are numbered page by page (pages in order of first appearance), in reading
+    order."""
     n = n_rows(zones)
     codes = page_codes(zones)
     by_page = np.argsort(codes, kind="stable")
@@ -76,10 +78,10 @@ def _marks_above(x: np.ndarray, y: np.ndarray, h: np.ndarray, size: np.ndarray, 
     after = np.minimum.accumulate(np.where(~marker, rows, n)[::-1])[::-1]  # the first from each on
     marked = np.maximum(text, 0)
     following = np.minimum(after, n - 1)
-    page_start = np.r_[0, np.cumsum(~same_page)]  # page number of each zone
-    ok = (marker & (text >= 0) & (page_start[marked] == page_start)
+    page_of = np.r_[0, np.cumsum(~same_page)]  # page number of each zone
+    ok = (marker & (text >= 0) & (page_of[marked] == page_of)
           & (y >= y[marked] + 0.5 * h[marked]) & (x > x[marked] + 0.5 * size)
-          & ((after == n) | (page_start[following] != page_start) | (x[following] < x - 2.0)))
+          & ((after == n) | (page_of[following] != page_of) | (x[following] < x - 2.0)))
     ok[1:] &= same_page & close_below & ~join & np.r_[~join[1:], True]
     ok[0] = False
     for i in np.flatnonzero(ok).tolist():
