@@ -98,9 +98,8 @@ def below_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
     :data:`TITLE_RIVAL_WORDS` words set in type at least :data:`TITLE_RIVAL_SCALE` times larger; a zone
     without a font size is never below."""
     arrays = ZoneArrays.of(zones)
-    sizes = np.nan_to_num(arrays.column("font_size"))
-    rivals = np.where(arrays.n_words >= TITLE_RIVAL_WORDS, sizes, 0.0)
-    return arrays.max_before(rivals) >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
+    rivals, least = _title_rivals(arrays)
+    return arrays.max_before(rivals) >= least
 
 
 def above_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
@@ -108,9 +107,16 @@ def above_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
     at least :data:`TITLE_RIVAL_WORDS` words and is set in type at least :data:`TITLE_RIVAL_SCALE` times
     larger; a zone without a font size is never above."""
     arrays = ZoneArrays.of(zones)
+    rivals, least = _title_rivals(arrays)
+    return arrays.max_after(rivals, TITLE_RIVAL_WINDOW) >= least
+
+
+def _title_rivals(arrays: ZoneArrays) -> tuple[np.ndarray, np.ndarray]:
+    """Each zone's type size as a title's rival (0 under :data:`TITLE_RIVAL_WORDS` words or without a size),
+    and the least size that outranks it (infinite for a zone without a size)."""
     sizes = np.nan_to_num(arrays.column("font_size"))
     rivals = np.where(arrays.n_words >= TITLE_RIVAL_WORDS, sizes, 0.0)
-    return arrays.max_after(rivals, TITLE_RIVAL_WINDOW) >= TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
+    return rivals, TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
 
 
 def copyright_notices(zones: Zones | ZoneArrays) -> np.ndarray:

@@ -83,7 +83,6 @@ def _marks_above(x: np.ndarray, y: np.ndarray, h: np.ndarray, size: np.ndarray, 
           & (y >= y[marked] + 0.5 * h[marked]) & (x > x[marked] + 0.5 * size)
           & ((after == n) | (page_of[following] != page_of) | (x[following] < x - 2.0)))
     ok[1:] &= same_page & close_below & ~join & np.r_[~join[1:], True]
-    ok[0] = False
     for i in np.flatnonzero(ok).tolist():
         name = str(texts[marked[i]])
         ok[i] = len(name.split()) >= 2 and written_as_names(name)
