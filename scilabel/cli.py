@@ -290,7 +290,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 
     hmm = {name: getattr(args, name) for name in HMM_SETTINGS if hasattr(args, name)}
     labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, topology=args.topology,
-                            workers=args.workers, **hmm)
+                            workers=args.workers, random_state=args.random_state, **hmm)
     print(json.dumps(labeler.model_card_, indent=2))
 
 
@@ -424,6 +424,8 @@ def build_parser() -> argparse.ArgumentParser:
                        metavar="P|counted", help=f"{what}: a probability, or 'counted' for the training pages' "
                                                  "estimate (default: ZoneLabeler's, written to the model card)")
     p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
+    p.add_argument("--random-state", type=int, default=0,
+                   help="seed of the SVM's training sample and solver (default 0, as the shipped model)")
     p.add_argument("--workers", type=int, default=2, help="rendering processes for datasets not yet rendered")
     p.set_defaults(func=cmd_train)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_generated
+from .emission import SVMEmission
 from .hmm import TRANSITION_SETTINGS
 from .labeler import ZoneLabeler
 from .persistence import save_model
@@ -27,10 +28,11 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
                   topology: str = "late_affiliations", split: str = "train", workers: int = 2,
-                  **hmm: float | None) -> ZoneLabeler:
+                  random_state: int = 0, **hmm: float | None) -> ZoneLabeler:
     """Fit a labeller on the ``split`` pages of the datasets and save it with its model card; ``hmm``
     overrides ZoneLabeler's transition settings (:data:`~scilabel.hmm.TRANSITION_SETTINGS`; None keeps
-    the counted estimate)."""
+    the counted estimate). ``random_state`` seeds the SVM's training sample and solver (the Naive
+    Bayes fit has no randomness): refits with several seeds tell a real difference from noise."""
     for folder in datasets:
         ensure_rendered(folder, workers)
     zones = load_zones(datasets)
@@ -43,11 +45,13 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         log.warning("no field collections given: the %s learns words from page zones only",
                     "Naive Bayes word model" if emission == "nb" else "SVM (no field word scores)")
     start = time.perf_counter()
-    labeler = ZoneLabeler(emission=emission, topology=topology, **hmm).fit(zones, collections=texts)
+    model = SVMEmission(random_state=random_state) if emission == "svm" else emission
+    labeler = ZoneLabeler(emission=model, topology=topology, **hmm).fit(zones, collections=texts)
     seconds = time.perf_counter() - start
     card = {
         "name": Path(out).stem,
         "emission": emission,
+        **({"random_state": random_state} if emission == "svm" else {}),
         "topology": topology,
         **{name: getattr(labeler, name) for name in TRANSITION_SETTINGS},
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split,

@@ -213,6 +213,12 @@ def test_train_takes_hmm_transition_settings():
             parse([*base, "--br-self-loop", bad])
 
 
+def test_train_takes_a_seed():
+    parse = build_parser().parse_args
+    base = ["train", "--data", "d", "--out", "m.joblib"]
+    assert parse(base).random_state == 0 and parse([*base, "--random-state", "2"]).random_state == 2
+
+
 def test_train_offers_every_hmm_topology():
     parse = build_parser().parse_args
     base = ["train", "--data", "d", "--out", "m.joblib"]

@@ -284,3 +284,20 @@ def test_line_fragments_are_labelled_together_and_broadcast(pages):
     apart = clone(labeler).set_params(merge_lines=False).fit(pages)
     assert len(apart._units(rows)[1]["text"]) == len(rows)
     assert apart.predict(rows).shape == (len(rows),)
+
+
+def test_train_labeler_seeds_the_svm(pages, tmp_path):
+    from scilabel.training import train_labeler
+
+    data = tmp_path / "data"
+    data.mkdir()
+    pages.assign(split="train", group=np.where(pages["page"] < "p2", "a", "b")).to_parquet(data / "zones.parquet")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for seed in (0, 3):
+            train_labeler([data], "svm", tmp_path / f"s{seed}.joblib", random_state=seed)
+        train_labeler([data], "nb", tmp_path / "nb.joblib", random_state=3)
+    for seed in (0, 3):
+        model = load_model(tmp_path / f"s{seed}.joblib")
+        assert model.model_card_["random_state"] == seed == model.emission_.random_state
+    assert "random_state" not in load_model(tmp_path / "nb.joblib").model_card_
