@@ -2,6 +2,7 @@
 (schema in the design notes: keep it stable, extend it, never rename it)."""
 from __future__ import annotations
 
+import html
 import re
 
 import pandas as pd
@@ -33,13 +34,20 @@ _CAPTIONS = {
                                r"\s*(?:[:\uff1a]\s*|$)", re.I),
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
 }
+#: E-mail addresses (also written "x [at] y") and web addresses, cut out of an author line so that the
+#: name beside one stays ("Silvia Brem sbrem@kjpd.uzh.ch").
+_ADDRESS = re.compile(r"[^\s,;]+@[^\s,;]+|[^\s,;]+\s*[\[(]at[\])]\s*[^\s,;]+|(?:https?://|www\.)[^\s,;]+", re.I)
+#: A link about the authors, in capitals, set beside a name ("Istrate b Author Vitae", "Authors Info"):
+#: cut off as a part of its own, which the word "author" then rules out.
+_AUTHOR_LINK = re.compile(r"\s*\b(?=Authors?\s+(?:Vitae|Info(?:rmation)?|Page|Profile|Details)\b)")
 #: Parts of an author line that are no person's name besides byline captions (:data:`BYLINE_CAPTION`):
-#: an e-mail address (also written "x [at] y"), a web address, an institution, or a correspondence
-#: line ("Corresponding author: ...").
-_NOT_A_NAME = re.compile(r"\bcorrespond\w*|"
-                         r"@|\[at\]|\(at\)|https?:|www\.|orcid|\b(?:universit\w*|institut\w*|college|department|"
+#: the word "author", an ORCID, an institution, or a correspondence line ("Corresponding author: ...").
+_NOT_A_NAME = re.compile(r"\bcorrespond\w*|\bauthors?\b|orcid|\b(?:universit\w*|institut\w*|college|department|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
+#: A role written after a name ("Marian Goral, Evaluator", "Adam Skrzecz, Compiler").
+_ROLE_WORD = re.compile(r"(?:(?:guest|associate|section|handling|academic)\s+)?"
+                        r"(?:editor|compiler|evaluator|reviewer|translator|illustrator|professor|lecturer)s?", re.I)
 
 #: Affiliation letters and marks after a name ("Juan Ren a", "Chiu a,b" once cut at the comma, "Zika✉").
 _LETTER_MARKS = re.compile(r"(?:\s+[a-z]{1,4}|\s*[^\w\s.'\u2019-]+)+$")
@@ -62,17 +70,19 @@ def field_text(field: str, texts: list[str], sep: str = " ") -> str | None:
 
 def split_author_names(texts: list[str]) -> list[str]:
     """Person and group names from author-zone texts: captions, markers (also affiliation letters,
-    "Ren a,b"), degrees, separators, e-mail and web addresses, institutions and lines that are no
-    name ("Show author details") removed, order kept, each name once. A marker separates names, as
+    "Ren a,b"), degrees, roles ("Compiler"), separators, e-mail and web addresses, links about the
+    authors ("Author Vitae"), institutions and lines that are no name ("Show author details") removed,
+    entities the page shows as text ("SARAH&nbsp;THOMSON") read, order kept, each name once. A marker separates names, as
     does the start of a name glued to the end of the last ("Swart1John R. Bracht", "CrombachPaulien")."""
     names: list[str] = []
     for text in texts:
-        text = _GLUED_NAMES.sub(", ", _MARKERS.sub(", ", strip_caption("authors", text)))
+        text = _ADDRESS.sub(", ", _AUTHOR_LINK.sub(", ", html.unescape(strip_caption("authors", text))))
+        text = _GLUED_NAMES.sub(", ", _MARKERS.sub(", ", text))
         for part in _NAME_SPLIT.split(text):
-            name = _LETTER_MARKS.sub("", " ".join(part.split())).strip(" .:")
+            name = _LETTER_MARKS.sub("", " ".join(part.split())).strip(" .:-\u2013\u2014")
             if len(name) > 2 and not _DEGREES.match(name) and any(c.isalpha() for c in name) \
                     and not BYLINE_CAPTION.fullmatch(name) and not _NOT_A_NAME.search(name) \
-                    and _written_as_name(name):
+                    and not _ROLE_WORD.fullmatch(name) and _written_as_name(name):
                 names.append(name)
     return list(dict.fromkeys(names))
 

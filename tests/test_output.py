@@ -67,3 +67,15 @@ def test_author_names_split_where_markers_or_glued_names_join_them() -> None:
     assert split_author_names(texts) == ["Li Sun", "Datao Wang", "Yufeng Luo", "Anton Crombach", "Paulien Hogeweg",
                                          "Edward F. DeLong", "Ross McDonald", "Diego Gazzolo", "Douglas MacArthur",
                                          "Jane Roe"]
+
+
+def test_author_names_keep_the_name_beside_an_address_a_link_or_a_role() -> None:
+    texts = ["Silvia Brem sbrem@kjpd.uzh.ch, Silvia Bach, +5 , Ulla Richardson -", "Authors Info",
+             "Oana-Maria Istrate b Author Vitae,", "Camelia Bala a, b, , Author Vitae",
+             "Marian Goral, Evaluator and Barbara Wisniewska-Goclowska, Evaluator", "Adam Skrzecz, Compiler",
+             "SARAH&nbsp;THOMSON a1, ELISABETH A.&nbsp;INNES a1 and FRANK&nbsp;KATZER",
+             "Jo Lee (jo [at] uni.edu), https://example.org/jo"]
+    assert split_author_names(texts) == ["Silvia Brem", "Silvia Bach", "Ulla Richardson", "Oana-Maria Istrate",
+                                         "Camelia Bala", "Marian Goral", "Barbara Wisniewska-Goclowska",
+                                         "Adam Skrzecz", "SARAH THOMSON", "ELISABETH A. INNES", "FRANK KATZER",
+                                         "Jo Lee"]
