@@ -41,8 +41,9 @@ class Evaluation:
 
 def scored_labels(folder: Path) -> dict[str, set[str]]:
     """Labels whose gold each page of a dataset covers: all labels, except on silver pages (only the
-    fields their meta tags declared)."""
-    manifest = pd.read_csv(Path(folder) / MANIFEST_FILE)
+    fields their meta tags declared); a dataset without a manifest has gold for every label."""
+    path = Path(folder) / MANIFEST_FILE
+    manifest = pd.read_csv(path) if path.exists() else pd.DataFrame()
     if "fields" not in manifest:
         return {}
     return {row.page: set(str(row.fields).split()) if isinstance(row.fields, str) else set()

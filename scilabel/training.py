@@ -9,7 +9,9 @@ import pandas as pd
 
 from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_generated
 from .emission import SVMEmission
+from .evaluation import evaluate
 from .hmm import TRANSITION_SETTINGS
+from .labels import MAJOR_LABELS
 from .labeler import ZoneLabeler
 from .persistence import save_model
 
@@ -58,8 +60,20 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,
         "fit_seconds": round(seconds, 2),
+        "test_metrics": test_metrics(labeler, datasets),
         "versions": labeler.versions_,
     }
     save_model(labeler, out, card)
     log.info("trained %s on %d pages in %.1fs -> %s", emission, labeler.n_pages_, seconds, out)
     return labeler
+
+
+def test_metrics(labeler: ZoneLabeler, datasets: list[Path]) -> dict:
+    """F-measure (%) per major label, zone and token level, on the ``test`` pages of each dataset (none
+    when a dataset has no test pages): the figures a model card carries."""
+    summary = evaluate({"model": labeler.predict}, datasets, split="test").summary
+    metrics: dict = {}
+    for row in summary.to_dict("records"):
+        scores = {label: round(float(row[label]), 1) for label in MAJOR_LABELS if pd.notna(row.get(label))}
+        metrics.setdefault(row["dataset"], {})[f"{row['level']}_f"] = scores
+    return metrics

@@ -250,6 +250,10 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
     assert (card["topology"], card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"]) == (
         "interleaved", 0.6, 0.4, 0.01)
     assert card["name"] == "m" and card["fit_seconds"] > 0
+    test = card["test_metrics"]["data"]  # the two test pages of the dataset
+    assert set(test) == {"zone_f", "token_f"} and 0 <= test["zone_f"]["title"] <= 100
+    assert set(test["zone_f"]) == {"title", "authors", "affiliations", "abstract_heading", "abstract",
+                                   "references_heading", "references"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         train_labeler([data], "nb", tmp_path / "c.joblib", br_self_loop=None, barh_to_references=0.02,
