@@ -60,6 +60,9 @@ _RELATED_CUE = re.compile(r"^[^\w\n]*(?:related(?!\s+work)|similar\b|recommended
 CUE_MAX_WORDS = 4
 #: Most words in a related-content heading ("Similar articles in this archive").
 RELATED_CUE_MAX_WORDS = 6
+#: A related block in the first half of a page ends at text (two words or more) set at least this many
+#: times larger than the page's body text: the article's title.
+RELATED_END_SCALE = 1.3
 #: Fewest words in a zone of prose (a paragraph, not a line of a byline or a menu).
 PROSE_MIN_WORDS = 30
 #: Largest share of capitals among the letters of a zone of prose (a list of names has more).
@@ -750,20 +753,33 @@ class ZoneArrays:
         return out
 
     def after_related_cue(self) -> np.ndarray:
-        """1 for a zone below a related-content heading (:data:`_RELATED_CUE`) in the second half of its
-        page, up to the next references or abstract heading; else 0. Such blocks follow the reference
-        list and hold author lists ("Feller C, Farcot E, Mazza C") that read like a reference's first
-        field; a related sidebar before the article (first half) is left out."""
+        """1 for a zone below a related-content heading (:data:`_RELATED_CUE`), up to the next references
+        or abstract heading; else 0. In the second half of a page such blocks follow the reference list
+        and hold author lists ("Feller C, Farcot E, Mazza C") that read like a reference's first field.
+        In the first half a related sidebar set before the article (as an unstyled page shows it) holds
+        titles and bylines that read like the article's own; there the cue must be set as a heading
+        (bold, or type :data:`RELATED_END_SCALE` times the body's) and not as a link (a tab or menu item
+        such as "Related content" above the byline is none), and the block also ends at the next text
+        set in larger type, which is where the article starts."""
         out = np.zeros(self.n_zones)
         if self.n_zones == 0:
             return out
-        related = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS) & (self.order_rel >= 0.5)
-        by_page = self._by_page
-        # in page order: the last related, references or abstract heading (or page start) up to each zone
-        event = (related | self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE))[by_page] | self._page_starts
-        last = np.maximum.accumulate(np.where(event, np.arange(len(by_page)), 0))
-        out[by_page] = (related[by_page][last] & (last != np.arange(len(by_page)))).astype(float)
+        cue = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS)
+        late = cue & (self.order_rel >= 0.5)
+        heading = (self.column("font_weight") >= 600) | (self.font_rel >= RELATED_END_SCALE)
+        early = cue & ~late & heading & (self.per_char(self.column("link_chars")) < 0.5)
+        headings = self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE)
+        larger = (self.font_rel >= RELATED_END_SCALE) & (self.n_words >= 2)
+        out[self._by_page] = self._in_block(late, late | headings) | self._in_block(early, cue | headings | larger)
         return out
+
+    def _in_block(self, opens: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """In page order: whether each zone lies after a zone of ``opens`` with no zone of ``ends`` (or a
+        page start) between them; ``ends`` holds ``opens``."""
+        by_page = self._by_page
+        order = np.arange(len(by_page))
+        last = np.maximum.accumulate(np.where(ends[by_page] | self._page_starts, order, 0))
+        return opens[by_page][last] & (last != order)
 
     def first_prose(self) -> np.ndarray:
         """1 for the first zone of prose on its page (at least :data:`PROSE_MIN_WORDS` words, at most

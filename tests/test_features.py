@@ -84,15 +84,28 @@ def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     assert shuffled["prev_abstract_cue"].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]
 
 
-def test_related_cue_marks_the_related_block_after_the_article_only():
+def test_related_cue_marks_the_related_block_after_the_article():
     texts = ["Related", "Sidebar link one", "Title of an article", "Body text of many words here", "References",
              "Smith J. Roots. 1999.", "Related articles", "Another title of a paper", "Feller C, Farcot E, Mazza C",
              "Abstract", "Body under the heading", "Related work", "More body text"]
     rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone("Feller C, Farcot E", 0, page="q")]
     table = layout_features(pd.DataFrame(rows))
-    # a related sidebar in the first half of the page marks nothing; "Abstract" ends the block;
-    # "Related work" is no related heading; a page starts outside any block
+    # a related menu item in the first half of the page, set as body text, marks nothing; "Abstract"
+    # ends the block; "Related work" is no related heading; a page starts outside any block
     assert table["after_related_cue"].tolist() == [0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0]
+
+
+def test_related_sidebar_before_the_article_ends_where_larger_type_starts():
+    sidebar = [zone("related articles", 40, weight=700), zone("Eddy current thermography of steel", 80),
+               zone("Ana Silva, Bo Chen and Carl Dahl", 120), zone("more...", 160)]
+    article = [zone("Pulsed thermography of composite plates", 200, size=32.0), zone("Dan Eck and Eva Fors", 240)]
+    body = [zone("We measured the plates with a camera " * 6, 280 + 40 * i) for i in range(8)]
+    table = layout_features(pd.DataFrame(sidebar + article + body))
+    assert table["after_related_cue"].tolist()[:7] == [0, 1, 1, 1, 0, 0, 0]
+    # a tab (a link) or a menu item in body type opens no block: the byline under it stays unmarked
+    for heading in (dict(zone("Related content", 40, weight=700), link_chars=15), zone("Related", 40)):
+        table = layout_features(pd.DataFrame([heading] + sidebar[1:] + article + body))
+        assert table["after_related_cue"].sum() == 0
 
 
 def test_first_prose_marks_the_first_paragraph_of_each_page_only():

@@ -151,14 +151,28 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
                              r"more like this|people also|cited by|citing articles|read next|more from)")
     after_related = []
     for _, page in table.groupby(zones["page"], sort=False):
-        inside = False
-        for i, (n, text) in enumerate(zip(page["n_words"], [texts[zones.index.get_loc(r)] for r in page.index])):
-            if n <= 6 and related_cue.search(text) and i / max(len(page) - 1, 1) >= 0.5:
-                inside, value = True, 0.0
-            elif n <= 4 and (features._REFERENCES_CUE.search(text) or features._ABSTRACT_CUE.search(text)):
-                inside, value = False, 0.0
+        rows = [zones.index.get_loc(r) for r in page.index]
+        sizes, chars = zones["font_size"].to_numpy()[rows], [len(texts[r]) for r in rows]
+        weight = {size: sum(c for s, c in zip(sizes, chars) if s == size) for size in sorted(set(sizes))}
+        body = max(weight, key=weight.get)
+        late = early = False
+        for i, (n, r) in enumerate(zip(page["n_words"], rows)):
+            text, font_rel = texts[r], sizes[i] / body
+            cue = n <= 6 and related_cue.search(text) is not None
+            heading = n <= 4 and bool(features._REFERENCES_CUE.search(text) or features._ABSTRACT_CUE.search(text))
+            first_half = i / max(len(page) - 1, 1) < 0.5
+            value = 0.0
+            if cue and not first_half:
+                late = True
+            elif heading:
+                late = False
             else:
-                value = float(inside)
+                value = float(late)
+            if cue or heading or (font_rel >= features.RELATED_END_SCALE and n >= 2):
+                early = cue and first_half and zones["link_chars"].iat[r] < 0.5 * max(len(text), 1) and (
+                    zones["font_weight"].iat[r] >= 600 or font_rel >= features.RELATED_END_SCALE)
+            else:
+                value = max(value, float(early))
             after_related.append(value)
     table["after_related_cue"] = after_related
     first_prose = []
@@ -181,8 +195,9 @@ def test_layout_features_equal_per_text_reference(seed):
                  for _ in range(n)],
         "page": sorted(rng.choice("pq") for _ in range(n)),
         "x": [rng.uniform(0, 900) for _ in range(n)], "y": [40.0 * i for i in range(n)], "w": 300.0, "h": 20.0,
-        "font_size": [rng.choice([12.0, 16.0, 24.0]) for _ in range(n)], "font_weight": 400,
-        "link_chars": 0, "sup_chars": 1, "italic_chars": 2,
+        "font_size": [rng.choice([12.0, 16.0, 24.0]) for _ in range(n)],
+        "font_weight": [rng.choice([400, 700]) for _ in range(n)],
+        "link_chars": [rng.choice([0, 0, 40]) for _ in range(n)], "sup_chars": 1, "italic_chars": 2,
     })
     table = layout_features(zones)
     assert list(table.columns) == list(LAYOUT_FEATURES)
