@@ -45,6 +45,8 @@ _AUTHOR_LINK = re.compile(r"\s*\b(?=Authors?\s+(?:Vitae|Info(?:rmation)?|Page|Pr
 _NOT_A_NAME = re.compile(r"\bcorrespond\w*|\bauthors?\b|orcid|\b(?:universit\w*|institut\w*|college|department|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
+#: Text in parentheses in an author line.
+_PARENTHESES = re.compile(r"\([^()]*\)")
 #: A role written after a name ("Marian Goral, Evaluator", "Adam Skrzecz, Compiler").
 _ROLE_WORD = re.compile(r"(?:(?:guest|associate|section|handling|academic)\s+)?"
                         r"(?:editor|compiler|evaluator|reviewer|translator|illustrator|professor|lecturer)s?", re.I)
@@ -70,13 +72,14 @@ def field_text(field: str, texts: list[str], sep: str = " ") -> str | None:
 
 def split_author_names(texts: list[str]) -> list[str]:
     """Person and group names from author-zone texts: captions, markers (also affiliation letters,
-    "Ren a,b"), degrees, roles ("Compiler"), separators, e-mail and web addresses, links about the
-    authors ("Author Vitae"), institutions and lines that are no name ("Show author details") removed,
+    "Ren a,b"), degrees, roles ("Compiler"), separators, e-mail and web addresses, names in
+    another script and institutions in parentheses, links about the authors ("Author Vitae"), institutions and lines that are no name ("Show author details") removed,
     entities the page shows as text ("SARAH&nbsp;THOMSON") read, order kept, each name once. A marker separates names, as
     does the start of a name glued to the end of the last ("Swart1John R. Bracht", "CrombachPaulien")."""
     names: list[str] = []
     for text in texts:
         text = _ADDRESS.sub(", ", _AUTHOR_LINK.sub(", ", html.unescape(strip_caption("authors", text))))
+        text = _PARENTHESES.sub(_beside_name, text)
         text = _GLUED_NAMES.sub(", ", _MARKERS.sub(", ", text))
         for part in _NAME_SPLIT.split(text):
             name = _LETTER_MARKS.sub("", " ".join(part.split())).strip(" .:-\u2013\u2014")
@@ -85,6 +88,13 @@ def split_author_names(texts: list[str]) -> list[str]:
                     and not _ROLE_WORD.fullmatch(name) and _written_as_name(name):
                 names.append(name)
     return list(dict.fromkeys(names))
+
+
+def _beside_name(match: re.Match) -> str:
+    """A parenthesis in an author line, dropped when it holds the name in another script ("Peng-Fei Xu
+    (徐鹏飞)") or an institution or address, kept otherwise (a group's acronym: "(IeDEA)")."""
+    inside = match.group()
+    return " " if not re.search("[A-Za-z]", inside) or _NOT_A_NAME.search(inside) or _ADDRESS.search(inside) else inside
 
 
 def _written_as_name(text: str) -> bool:

@@ -74,8 +74,9 @@ def test_author_names_keep_the_name_beside_an_address_a_link_or_a_role() -> None
              "Oana-Maria Istrate b Author Vitae,", "Camelia Bala a, b, , Author Vitae",
              "Marian Goral, Evaluator and Barbara Wisniewska-Goclowska, Evaluator", "Adam Skrzecz, Compiler",
              "SARAH&nbsp;THOMSON a1, ELISABETH A.&nbsp;INNES a1 and FRANK&nbsp;KATZER",
-             "Jo Lee (jo [at] uni.edu), https://example.org/jo"]
+             "Jo Lee (jo [at] uni.edu), https://example.org/jo", "Peng-Fei Xu (\u5f90\u9e4f\u98de), Tao Yang (University X, Y)", "for the Databases to Evaluate AIDS (IeDEA) Group"]
     assert split_author_names(texts) == ["Silvia Brem", "Silvia Bach", "Ulla Richardson", "Oana-Maria Istrate",
                                          "Camelia Bala", "Marian Goral", "Barbara Wisniewska-Goclowska",
                                          "Adam Skrzecz", "SARAH THOMSON", "ELISABETH A. INNES", "FRANK KATZER",
-                                         "Jo Lee"]
+                                         "Jo Lee", "Peng-Fei Xu", "Tao Yang",
+                                         "for the Databases to Evaluate AIDS (IeDEA) Group"]
