@@ -759,8 +759,8 @@ class ZoneArrays:
         In the first half a related sidebar set before the article (as an unstyled page shows it) holds
         titles and bylines that read like the article's own; there the cue must be set as a heading
         (bold, or type :data:`RELATED_END_SCALE` times the body's) and not as a link (a tab or menu item
-        such as "Related content" above the byline is none), and the block also ends at the next text
-        set in larger type, which is where the article starts."""
+        such as "Related content" above the byline is none), and the block also ends where the article
+        starts: at the next text set in larger type (its title) or the next paragraph of prose."""
         out = np.zeros(self.n_zones)
         if self.n_zones == 0:
             return out
@@ -770,7 +770,8 @@ class ZoneArrays:
         early = cue & ~late & heading & (self.per_char(self.column("link_chars")) < 0.5)
         headings = self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE)
         larger = (self.font_rel >= RELATED_END_SCALE) & (self.n_words >= 2)
-        out[self._by_page] = self._in_block(late, late | headings) | self._in_block(early, cue | headings | larger)
+        out[self._by_page] = self._in_block(late, late | headings) | self._in_block(
+            early, cue | headings | larger | self._prose)
         return out
 
     def _in_block(self, opens: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -781,13 +782,18 @@ class ZoneArrays:
         last = np.maximum.accumulate(np.where(ends[by_page] | self._page_starts, order, 0))
         return opens[by_page][last] & (last != order)
 
+    @cached_property
+    def _prose(self) -> np.ndarray:
+        """Whether each zone is prose: at least :data:`PROSE_MIN_WORDS` words, at most
+        :data:`PROSE_MAX_CAPS` of its letters capitals (a paragraph, not a byline or a menu)."""
+        return (self.n_words >= PROSE_MIN_WORDS) & (self.caps <= PROSE_MAX_CAPS)
+
     def first_prose(self) -> np.ndarray:
         """1 for the first zone of prose on its page (at least :data:`PROSE_MIN_WORDS` words, at most
         :data:`PROSE_MAX_CAPS` of its letters capitals), else 0: in most articles the abstract, with or
         without a heading above it (Springer's pages have none)."""
         out = np.zeros(self.n_zones)
-        prose = (self.n_words >= PROSE_MIN_WORDS) & (self.caps <= PROSE_MAX_CAPS)
-        rows = self._by_page[prose[self._by_page]]
+        rows = self._by_page[self._prose[self._by_page]]
         out[rows[run_starts(self._pages[rows])]] = 1.0
         return out
 

@@ -71,11 +71,12 @@ def field_text(field: str, texts: list[str], sep: str = " ") -> str | None:
 
 
 def split_author_names(texts: list[str]) -> list[str]:
-    """Person and group names from author-zone texts: captions, markers (also affiliation letters,
-    "Ren a,b"), degrees, roles ("Compiler"), separators, e-mail and web addresses, names in
-    another script and institutions in parentheses, links about the authors ("Author Vitae"), institutions and lines that are no name ("Show author details") removed,
-    entities the page shows as text ("SARAH&nbsp;THOMSON") read, order kept, each name once. A marker separates names, as
-    does the start of a name glued to the end of the last ("Swart1John R. Bracht", "CrombachPaulien")."""
+    """Person and group names from author-zone texts. Left out: captions, markers (also affiliation
+    letters, "Ren a,b"), degrees, roles ("Compiler"), separators, e-mail and web addresses, names in
+    another script and institutions in parentheses, links about the authors ("Author Vitae"),
+    institutions and lines that are no name ("Show author details"). Entities the page shows as text
+    are read ("SARAH&nbsp;THOMSON"); order is kept, each name once. A marker separates names, as does
+    the start of a name glued to the end of the last ("Swart1John R. Bracht", "CrombachPaulien")."""
     names: list[str] = []
     for text in texts:
         text = _ADDRESS.sub(", ", _AUTHOR_LINK.sub(", ", html.unescape(strip_caption("authors", text))))

@@ -60,7 +60,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,
         "fit_seconds": round(seconds, 2),
-        "test_metrics": test_metrics(labeler, datasets),
+        "test_metrics": metrics_on_test_pages(labeler, datasets),
         "versions": labeler.versions_,
     }
     save_model(labeler, out, card)
@@ -68,7 +68,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     return labeler
 
 
-def test_metrics(labeler: ZoneLabeler, datasets: list[Path]) -> dict:
+def metrics_on_test_pages(labeler: ZoneLabeler, datasets: list[Path]) -> dict:
     """F-measure (%) per major label, zone and token level, on the ``test`` pages of each dataset (none
     when a dataset has no test pages): the figures a model card carries."""
     summary = evaluate({"model": labeler.predict}, datasets, split="test").summary

@@ -102,6 +102,10 @@ def test_related_sidebar_before_the_article_ends_where_larger_type_starts():
     body = [zone("We measured the plates with a camera " * 6, 280 + 40 * i) for i in range(8)]
     table = layout_features(pd.DataFrame(sidebar + article + body))
     assert table["after_related_cue"].tolist()[:7] == [0, 1, 1, 1, 0, 0, 0]
+    # unstyled, the title is body type: the first paragraph of prose ends the block
+    plain = [dict(row, font_size=16.0) for row in article]
+    table = layout_features(pd.DataFrame(sidebar + plain + body))
+    assert table["after_related_cue"].tolist()[:8] == [0, 1, 1, 1, 1, 1, 0, 0]
     # a tab (a link) or a menu item in body type opens no block: the byline under it stays unmarked
     for heading in (dict(zone("Related content", 40, weight=700), link_chars=15), zone("Related", 40)):
         table = layout_features(pd.DataFrame([heading] + sidebar[1:] + article + body))

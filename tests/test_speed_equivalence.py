@@ -156,8 +156,9 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
         weight = {size: sum(c for s, c in zip(sizes, chars) if s == size) for size in sorted(set(sizes))}
         body = max(weight, key=weight.get)
         late = early = False
-        for i, (n, r) in enumerate(zip(page["n_words"], rows)):
+        for i, (n, caps, r) in enumerate(zip(page["n_words"], page["caps"], rows)):
             text, font_rel = texts[r], sizes[i] / body
+            prose = n >= features.PROSE_MIN_WORDS and caps <= features.PROSE_MAX_CAPS
             cue = n <= 6 and related_cue.search(text) is not None
             heading = n <= 4 and bool(features._REFERENCES_CUE.search(text) or features._ABSTRACT_CUE.search(text))
             first_half = i / max(len(page) - 1, 1) < 0.5
@@ -168,7 +169,7 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
                 late = False
             else:
                 value = float(late)
-            if cue or heading or (font_rel >= features.RELATED_END_SCALE and n >= 2):
+            if cue or heading or prose or (font_rel >= features.RELATED_END_SCALE and n >= 2):
                 early = cue and first_half and zones["link_chars"].iat[r] < 0.5 * max(len(text), 1) and (
                     zones["font_weight"].iat[r] >= 600 or font_rel >= features.RELATED_END_SCALE)
             else:
