@@ -31,7 +31,7 @@ _CAPTIONS = {
     "authors": re.compile(rf"^\s*(?:{_ROLE}(?:\s*(?:,|\band\b|&)\s*{_ROLE})*\s*(?:[:\uff1a]|$)"
                           rf"|{_BY}\s+(?-i:(?=[A-Z])))\s*", re.I),
     "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)"
-                               r"\s*(?:[:\uff1a]\s*|$)", re.I),
+                               r"\s*(?:[:\uff1a]\s*|$)|^\s*affiliations?\s+(?-i:(?=[A-Z]))", re.I),
     "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
 }
 #: E-mail addresses (also written "x [at] y") and web addresses, cut out of an author line so that the
@@ -45,6 +45,8 @@ _AUTHOR_LINK = re.compile(r"\s*\b(?=Authors?\s+(?:Vitae|Info(?:rmation)?|Page|Pr
 _NOT_A_NAME = re.compile(r"\bcorrespond\w*|\bauthors?\b|orcid|\b(?:universit\w*|institut\w*|college|department|"
                          r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
                          r"inc|ltd|gmbh|corporation)\b", re.I)
+#: A correspondence line set among the affiliations ("*Corresponding author's e-mail address: ...").
+_CORRESPONDENCE = re.compile(r"\W*correspond", re.I)
 #: Text in parentheses in an author line.
 _PARENTHESES = re.compile(r"\([^()]*\)")
 #: A role written after a name ("Marian Goral, Evaluator", "Adam Skrzecz, Compiler").
@@ -106,13 +108,13 @@ def _written_as_name(text: str) -> bool:
 
 
 def affiliation_texts(texts: list[str]) -> list[str]:
-    """Affiliations from affiliation-zone texts: a leading caption ("Affiliations:") and marker ("1",
-    "a", "*") removed, empty texts dropped, order kept, each affiliation once (pages that list every
-    author with their affiliations repeat them)."""
+    """Affiliations from affiliation-zone texts: a leading caption ("Affiliations:", "Affiliation
+    Dept ...") and marker ("1", "a", "*") removed, empty texts and correspondence lines dropped, order
+    kept, each affiliation once (pages that list every author with their affiliations repeat them)."""
     out = []
     for text in texts:
         text = " ".join(_AFFILIATION_MARKER.sub("", strip_caption("affiliations", text)).split())
-        if any(c.isalpha() for c in text):
+        if any(c.isalpha() for c in text) and not _CORRESPONDENCE.match(text):
             out.append(text)
     return list(dict.fromkeys(out))
 

@@ -56,6 +56,13 @@ def test_affiliation_captions_and_markers_are_removed() -> None:
                               "Dept E, 12 Road"]) == ["Dept A", "Dept B", "Univ C", "Inst D", "Dept E, 12 Road"]
 
 
+def test_affiliation_run_in_captions_and_correspondence_lines_are_left_out() -> None:
+    texts = ["Affiliation Shandong Entry-exit Inspection Bureau, Qingdao, China", "\u21b5*Corresponding author's "
+             "e-mail address: x{at}unm.edu", "Correspondence to: J Roe", "Affiliations in biology, Lund"]
+    assert affiliation_texts(texts) == ["Shandong Entry-exit Inspection Bureau, Qingdao, China",
+                                        "Affiliations in biology, Lund"]
+
+
 def test_affiliations_repeated_for_each_author_are_listed_once() -> None:
     texts = ["Dept A, Univ X", "Dept B, Univ Y", "1 Dept A, Univ X", "Dept C", "Dept B,  Univ Y"]
     assert affiliation_texts(texts) == ["Dept A, Univ X", "Dept B, Univ Y", "Dept C"]
