@@ -21,8 +21,11 @@ from .render import Node, RenderedPage
 #: Computed ``display`` values whose boxes flow inside a line; every other value breaks lines.
 INLINE_DISPLAYS = frozenset(
     {"inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents",
-     "ruby", "ruby-base", "ruby-text", "ruby-base-container", "ruby-text-container"}
+     "ruby", "ruby-base", "ruby-text", "ruby-base-container", "ruby-text-container", "math"}
 )
+#: Computed ``display`` values of MathML boxes: their children are laid out by the formula, whatever
+#: their own display ("block math" for every token of an inline formula), and break no line.
+MATH_DISPLAYS = frozenset({"math", "block math", "inline math"})
 LABEL_ATTR = "data-scilabel"
 
 
@@ -119,7 +122,8 @@ def collect_zones(page: RenderedPage) -> list[Zone]:
         if node.tag == "br":
             flush()
             continue
-        breaks = node.display not in INLINE_DISPLAYS
+        breaks = node.display not in INLINE_DISPLAYS and (
+            node.parent < 0 or nodes[node.parent].display not in MATH_DISPLAYS)
         if breaks:
             flush()
             stack.append((i, True))

@@ -29,6 +29,14 @@ def test_computed_display_overrides_tag_defaults(zones_of):
     assert texts(zones) == ["one", "two", "three", "four five six"]
 
 
+def test_inline_formula_stays_in_its_sentence_and_a_display_formula_is_one_zone(zones_of):
+    zones = zones_of('<p>Lasers at <math display="inline"><mrow><mn>1.3</mn><mtext>\u2002</mtext><mi>\u03bc</mi>'
+                     '<mtext>m</mtext></mrow></math> and more</p><math display="block"><mi>E</mi><mo>=</mo>'
+                     '<mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math><p>After</p>')
+    # every MathML token computes to display "block math"; only the formula's own display counts
+    assert texts(zones) == ["Lasers at 1.3 \u03bcm and more", "E = mc2", "After"]
+
+
 def test_flex_items_are_blockified(zones_of):
     zones = zones_of('<div style="display:flex"><span>left</span><span>right</span></div>')
     assert texts(zones) == ["left", "right"]
