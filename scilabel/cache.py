@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -61,6 +64,19 @@ def _init_worker(timeout: float) -> None:
     util.Finalize(_worker_renderer, _worker_renderer.close, exitpriority=10)
 
 
+def _init_pool_worker(timeout: float, parent: int) -> None:
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    _init_worker(timeout)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once ``parent``, the process that started it, is gone (killed rather than shut
+    down), so that no worker, and no browser of one, outlives a killed batch."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
 def _render_one(job: tuple[Path, Path]) -> tuple[Path, str | None]:
     """Render one page with this process's renderer and cache its zones; an error message on failure."""
     global _worker_renderer
@@ -92,7 +108,7 @@ def _render_all(todo: list[tuple[Path, Path]], workers: int, timeout: float) -> 
         return
     # spawn, not fork: the parent may already run Playwright threads
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                             initializer=_init_worker, initargs=(timeout,)) as pool:
+                             initializer=_init_pool_worker, initargs=(timeout, os.getpid())) as pool:
         yield from pool.map(_render_one, todo, chunksize=1)
 
 
