@@ -175,3 +175,34 @@ def test_lines_by_text_alone_years_dashes_and_page_ranges() -> None:
     assert [(lit.label, lit.rows) for lit in split_references(zones)] == [
         (None, [0, 1]), (None, [2, 3, 4]), (None, [5, 6])
     ]
+
+
+def test_entries_cut_into_fields_between_look_up_links_are_one_entry_each() -> None:
+    """Oxford's lists: one zone per field, each entry followed by look-up links the labeller reads as
+    `other`. Without the runs, "CD 2006" (a capital, then a year) would open a new entry."""
+    entries = [["Amodio DM", "Frith", "CD", "2006", ".", "Meeting of minds", ".", "Nat Rev Neurosci", "7", ":", "268"],
+               ["Blakemore SJ", "Frith", "CD", "2003", ".", "Self-awareness and action", ".", "Curr Opin", "13"],
+               ["Benoit RG", "Gilbert SJ", "2010", ".", "When I think about me", ".", "Neuroimage", "50"]]
+    rows, y = [], 0.0
+    for fields in entries:
+        for text in fields:
+            rows.append({"text": text, "x": 8.0, "y": y, "h": LINE, "font_size": 16.0, "label": "references"})
+            y += LINE
+        for text in ("Google Scholar", "Crossref", "WorldCat"):
+            rows.append({"text": text, "x": 8.0, "y": y, "h": LINE, "font_size": 16.0, "label": "other"})
+            y += LINE
+    assert texts(pd.DataFrame(rows)) == [" ".join(fields) for fields in entries]
+
+
+def test_a_run_holding_several_entries_is_split_by_its_text() -> None:
+    """Entries without look-up links under them run together: the run has more than one year."""
+    rows = []
+    for k, (text, label) in enumerate([("Ames B. Rats. J Bio 1, 2 (2001).", "references"), ("Google Scholar", "other"),
+                                       ("Bell C. Mice. J Bio 3, 4 (2002).", "references"), ("Google Scholar", "other"),
+                                       ("Cole D. Voles. Proc IEEE 5 (2016).", "references"),
+                                       ("Dunn E. Moles. Proc IEEE 6 (2017).", "references"), ("Google Scholar", "other"),
+                                       ("Eck F. Bats. J Bio 7, 8 (2003).", "references"), ("Google Scholar", "other")]):
+        rows.append({"text": text, "x": 8.0, "y": k * LINE, "h": LINE, "font_size": 16.0, "label": label})
+    assert texts(pd.DataFrame(rows)) == ["Ames B. Rats. J Bio 1, 2 (2001).", "Bell C. Mice. J Bio 3, 4 (2002).",
+                                         "Cole D. Voles. Proc IEEE 5 (2016).", "Dunn E. Moles. Proc IEEE 6 (2017).",
+                                         "Eck F. Bats. J Bio 7, 8 (2003)."]

@@ -49,6 +49,9 @@ _REPEATED_AUTHOR = re.compile(r"^\s*(?:-{2,}|[—–]+|_{2,})")
 _RANGE_DASHES = ("-", "–", "−")
 #: Horizontal offset (CSS px) that counts as an indent.
 INDENT_PX = 4.0
+#: Share of the runs of reference zones (between other zones) holding one or two years from which
+#: a run boundary ends an entry.
+RUN_ENTRY_SHARE = 0.8
 
 
 @dataclass
@@ -182,8 +185,14 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
     numbers beside them whatever their label (a labeller may leave a number column out). A
     numbered entry with no text ("7." alone) is kept, with empty text, so numbers still find their
     entries."""
-    pieces = _pieces(zones[_with_numbers_beside(zones, zones[label_column].to_numpy() == label)])
+    chosen = _with_numbers_beside(zones, zones[label_column].to_numpy() == label)
+    pieces = _pieces(zones[chosen])
     numbered = _numbered([p.label for p in pieces])
+    # runs of chosen zones that other zones (look-up links under each entry) keep apart
+    run_of = dict(zip(zones.index[chosen], np.cumsum(~chosen)[chosen]))
+    run_years = _years_per_run(pieces, run_of)
+    by_run = not numbered and len(run_years) >= 3 and sum(
+        1 <= n <= 2 for n in run_years.values()) >= RUN_ENTRY_SHARE * len(run_years)
     literals: list[Literal] = []
     by_text: list[bool] = []  # whether only the text (not labels or layout) opened each literal
     start = prev = None
@@ -192,7 +201,14 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             if literals:
                 literals[-1].rows.append(piece.row)
             continue
-        by_layout = _joins(piece, prev, start, numbered, literals[-1]) if literals else False
+        if not literals:
+            by_layout = False
+        elif by_run and run_of[piece.row] != run_of[prev.row]:
+            by_layout = False  # other zones between two runs: a new entry
+        elif by_run and run_years[run_of[piece.row]] == 1:
+            by_layout = True  # a run with one year is one entry, whatever its pieces look like
+        else:
+            by_layout = _joins(piece, prev, start, numbered, literals[-1])
         if by_layout is None:
             joins = _continues_text(piece.text.lstrip(), TRAILING_FURNITURE.sub("", prev.text).rstrip())
         else:
@@ -211,6 +227,19 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
         prev = piece
     literals = _rejoin_fragments(literals, by_text)
     return [lit for lit in literals if lit.text or _number(lit.label) is not None]  # a bare "7." is still entry 7
+
+
+def _years_per_run(pieces: list[_Piece], run_of: dict) -> dict:
+    """Publication years in each run of pieces that other zones keep apart (look-up links under each
+    entry). When most runs hold one year or two (:data:`RUN_ENTRY_SHARE`), a run boundary ends an
+    entry, and a run with one year is one entry even when it is cut into one zone per field, as
+    Oxford's pages set their lists; several entries without links between them make a run with more."""
+    runs: dict = {}
+    for piece in pieces:
+        if not _FURNITURE.match(piece.text):
+            run = run_of[piece.row]
+            runs[run] = runs.get(run, 0) + len(_YEAR.findall(piece.text))
+    return runs
 
 
 def _rejoin_fragments(literals: list[Literal], by_text: list[bool]) -> list[Literal]:
