@@ -63,6 +63,8 @@ RELATED_CUE_MAX_WORDS = 6
 #: A related block in the first half of a page ends at text (two words or more) set at least this many
 #: times larger than the page's body text: the article's title.
 RELATED_END_SCALE = 1.3
+#: Least font weight read as bold.
+BOLD_WEIGHT = 600
 #: Fewest words in a zone of prose (a paragraph, not a line of a byline or a menu).
 PROSE_MIN_WORDS = 30
 #: Largest share of capitals among the letters of a zone of prose (a list of names has more).
@@ -766,7 +768,7 @@ class ZoneArrays:
             return out
         cue = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS)
         late = cue & (self.order_rel >= 0.5)
-        heading = (self.column("font_weight") >= 600) | (self.font_rel >= RELATED_END_SCALE)
+        heading = self.bold | (self.font_rel >= RELATED_END_SCALE)
         early = cue & ~late & heading & (self.per_char(self.column("link_chars")) < 0.5)
         headings = self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE)
         larger = (self.font_rel >= RELATED_END_SCALE) & (self.n_words >= 2)
@@ -781,6 +783,11 @@ class ZoneArrays:
         order = np.arange(len(by_page))
         last = np.maximum.accumulate(np.where(ends[by_page] | self._page_starts, order, 0))
         return opens[by_page][last] & (last != order)
+
+    @cached_property
+    def bold(self) -> np.ndarray:
+        """Whether each zone is set in bold type (weight :data:`BOLD_WEIGHT` or more)."""
+        return self.column("font_weight") >= BOLD_WEIGHT
 
     @cached_property
     def _prose(self) -> np.ndarray:
@@ -809,7 +816,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "y_rel": lambda z: z.column("y") / np.maximum(z.page_height(), 1.0),
     "order_rel": lambda z: z.order_rel,
     "font_rel": lambda z: z.font_rel,
-    "bold": lambda z: (z.column("font_weight") >= 600).astype(float),
+    "bold": lambda z: z.bold.astype(float),
     "italic": lambda z: z.per_char(z.column("italic_chars")),
     "caps": lambda z: z.caps,
     "digits": lambda z: z.per_char(z.kind_counts[:, _FIGURE]),
