@@ -69,6 +69,12 @@ BOLD_WEIGHT = 600
 PROSE_MIN_WORDS = 30
 #: Largest share of capitals among the letters of a zone of prose (a list of names has more).
 PROSE_MAX_CAPS = 0.12
+#: A site notice opening a paragraph (cookie consent, a copyright and licence line, a library's
+#: disclaimer): prose of the site, not of the article.
+_NOTICE = re.compile(r"\bcookies?\b|copyright|\u00a9|\blicen[cs]ed?\b|\bprivacy\b|\bdisclaimer|\bendorse"
+                     r"|\bterms (?:of|and) (?:use|service|conditions)", re.I)
+#: Characters at the start of a paragraph searched for a notice (an abstract may end with its copyright line).
+NOTICE_CHARS = 120
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+\.[\w.-]+")  # starts only where a run starts: linear time
 _URL = re.compile(r"(?:https?://|www\.)\S+", re.I)
@@ -797,10 +803,15 @@ class ZoneArrays:
 
     def first_prose(self) -> np.ndarray:
         """1 for the first zone of prose on its page (at least :data:`PROSE_MIN_WORDS` words, at most
-        :data:`PROSE_MAX_CAPS` of its letters capitals), else 0: in most articles the abstract, with or
-        without a heading above it (Springer's pages have none)."""
+        :data:`PROSE_MAX_CAPS` of its letters capitals) that does not open with a site notice
+        (:data:`_NOTICE`, in its first :data:`NOTICE_CHARS` characters), else 0: in most articles the
+        abstract, with or without a heading above it (Springer's pages have none); on real pages a
+        cookie banner or a library's disclaimer often comes first."""
         out = np.zeros(self.n_zones)
-        rows = self._by_page[self._prose[self._by_page]]
+        prose = self._prose.copy()
+        rows = np.flatnonzero(prose)
+        prose[rows] = ~search_each(_NOTICE, [self.texts[i][:NOTICE_CHARS] for i in rows.tolist()])
+        rows = self._by_page[prose[self._by_page]]
         out[rows[run_starts(self._pages[rows])]] = 1.0
         return out
 

@@ -126,6 +126,18 @@ def test_first_prose_marks_the_first_paragraph_of_each_page_only():
     assert short["first_prose"].tolist() == [0]
 
 
+def test_first_prose_passes_over_site_notices_but_not_an_abstract_ending_with_its_copyright():
+    filler = " and the study of it goes on for many more words in this long paragraph" * 3
+    cookies = "This website uses technologies such as cookies to enable essential site functions" + filler
+    licence = "Copyright © 2014 A. Author et al. This is an open access article distributed under a license" + filler
+    abstract = "we measured the roots of twelve plants in dry soil" + filler + ". Copyright © 2016 Wiley"
+    table = layout_features(pd.DataFrame([zone(text, 40 * i) for i, text in enumerate([cookies, licence, abstract])]))
+    assert table["first_prose"].tolist() == [0, 0, 1]
+    # a notice far into a paragraph is not one that opens it
+    late = "we measured the roots of twelve plants in dry soil" + filler + " under a licence"
+    assert layout_features(pd.DataFrame([zone(late, 0)]))["first_prose"].tolist() == [1]
+
+
 def test_max_before_is_the_largest_value_above_each_zone_on_its_page():
     pages = np.array(["p", "q", "p", "q", "p", "p"], dtype=object)  # pages interleaved in the rows
     arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "page": pages})
