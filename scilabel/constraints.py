@@ -27,6 +27,10 @@ end with one.
 A section heading ("Results", "Background" set in large type) is no part of the abstract: a short line
 set at least 1.3 times larger than the page's body text is barred from Abstract. The part headings of
 a structured abstract are set in body size or smaller.
+
+A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
+dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
+References/BR loop carries the path through the whole table.
 """
 from __future__ import annotations
 
@@ -35,7 +39,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .features import ZoneArrays, Zones, search_each, short_fullmatches
+from .features import ZoneArrays, Zones, page_codes, search_each, short_fullmatches
 from .labels import STATE_INDEX
 from .references.names import PARTICLES
 
@@ -73,6 +77,8 @@ _COPYRIGHT = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights reser
 _COPYRIGHT_CUES = ("©", "copyright", "all rights")
 #: States a copyright notice cannot be in (an abstract may end with one).
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
+#: Fewest zones side by side (the same top, to the pixel, on one page) that make a table row.
+TABLE_ROW_MIN = 3
 
 
 def byline_captions(texts: Sequence[str]) -> np.ndarray:
@@ -131,6 +137,19 @@ def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:
     return (arrays.n_words <= HEADING_MAX_WORDS) & (arrays.font_rel >= HEADING_SCALE)
 
 
+def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone sits in a row of at least :data:`TABLE_ROW_MIN` zones side by side: the same
+    top (rounded to the pixel) on its page; none without tops."""
+    arrays = ZoneArrays.of(zones)
+    if arrays.n_zones == 0 or "y" not in arrays.zones:
+        return np.zeros(arrays.n_zones, dtype=bool)
+    tops = np.round(np.nan_to_num(arrays.column("y"), nan=-1.0)).astype(np.int64)
+    tops -= tops.min()
+    rows = page_codes(arrays.zones) * (int(tops.max()) + 1) + tops
+    _, row, size = np.unique(rows, return_inverse=True, return_counts=True)
+    return size[row] >= TABLE_ROW_MIN
+
+
 def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
     """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
     type rules out set to -inf."""
@@ -142,4 +161,5 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
     log_emission[np.ix_(np.flatnonzero(copyright_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
+    log_emission[table_row_cells(arrays), STATE_INDEX["References"]] = -np.inf
     return log_emission

@@ -1,7 +1,7 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, constrain, copyright_notices, section_headings)
+                                  citation_lines, constrain, copyright_notices, section_headings, table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -108,3 +108,20 @@ def test_constrain_bars_the_title_below_a_larger_sentence():
     texts = ["Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia", "Ada Lovelace"]
     barred = np.isneginf(constrain(np.zeros((3, len(STATES))), _zones(texts, [30, 16, 14])))
     assert barred[:, STATE_INDEX["Title"]].tolist() == [False, True, True] and barred.sum() == 2
+
+
+def test_table_row_cells_are_three_or_more_zones_side_by_side_on_one_page():
+    zones = {"text": np.array(["1", "−22", "–", "Smith J (2001) Title.", "a", "b", "c"], dtype=object),
+             "y": np.array([100.0, 100.2, 99.8, 130.0, 100.0, 100.0, np.nan]),
+             "page": np.array(["p", "p", "p", "p", "q", "q", "q"], dtype=object)}
+    # the same top to the pixel on one page; page q's two cells at that top are no row of three
+    assert table_row_cells(zones).tolist() == [True, True, True, False, False, False, False]
+    assert table_row_cells({"text": np.array(["x"], dtype=object)}).tolist() == [False]  # no tops
+
+
+def test_constrain_bars_references_for_a_table_cell_only():
+    zones = {"text": np.array(["57", "5.3", "–", "Smith J (2001) Title. J Biol 3: 1–9."], dtype=object),
+             "y": np.array([10.0, 10.0, 10.0, 40.0]), "font_size": np.full(4, 12.0)}
+    barred = np.isneginf(constrain(np.zeros((4, len(STATES))), zones))
+    assert barred[:, STATE_INDEX["References"]].tolist() == [True, True, True, False]
+    assert barred[:, STATE_INDEX["BR"]].sum() == 0
