@@ -206,3 +206,21 @@ def test_a_run_holding_several_entries_is_split_by_its_text() -> None:
     assert texts(pd.DataFrame(rows)) == ["Ames B. Rats. J Bio 1, 2 (2001).", "Bell C. Mice. J Bio 3, 4 (2002).",
                                          "Cole D. Voles. Proc IEEE 5 (2016).", "Dunn E. Moles. Proc IEEE 6 (2017).",
                                          "Eck F. Bats. J Bio 7, 8 (2003)."]
+
+
+def test_fields_set_apart_by_gaps_stay_together_where_the_text_runs_on() -> None:
+    """Oxford's lists without look-up links: each field a block of its own, with the same gap between
+    fields as between entries. An opening bracket at the end of a field and a page range's end
+    ("–489.") go on with the entry; the gap before the next names still ends it."""
+    entries = [["Aggleton JP, Brown MW (", "1999", ") Episodic memory. Behav Brain Sci", "22", ":", "425", "–489."],
+               ["Allan K, Rugg MD (", "2000", ") The role of the prefrontal. Neuroimage", "11", ":", "217", "–227."]]
+    rows, y = [], 0.0
+    for fields in entries:
+        for k, text in enumerate(fields):
+            gap = LINE if k in (0, 1) else 0.0  # gaps after the names and after the year's bracket
+            rows.append({"text": text, "x": 8.0, "y": y, "h": LINE, "font_size": 16.0, "label": "references"})
+            y += LINE + gap
+    assert texts(pd.DataFrame(rows)) == [" ".join(fields) for fields in entries]
+    # the same gaps with no bracket or range to bind the fields: each is read as an entry of its own
+    loose = pd.DataFrame([{**row, "text": row["text"].strip("(–")} for row in rows])
+    assert len(texts(loose)) > 2

@@ -47,6 +47,11 @@ _YEAR = re.compile(r"(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
 _REPEATED_AUTHOR = re.compile(r"^\s*(?:-{2,}|[—–]+|_{2,})")
 #: Dashes that end a line inside a number range ("203-" / "205.").
 _RANGE_DASHES = ("-", "–", "−")
+#: A piece opening with a closing bracket or the end of a number range (") Episodic ...", "–489."):
+#: never an entry's start.
+_RUNS_ON = re.compile(r"^\s*(?:[)\]]|[–−-]\s*\d)")
+#: An opening bracket ending a piece ("Aggleton JP, Brown MW ("): the entry goes on in the next piece.
+_OPEN_END = re.compile(r"[(\[]\s*$")
 #: Horizontal offset (CSS px) that counts as an indent.
 INDENT_PX = 4.0
 #: Share of the runs of reference zones (between other zones) holding one or two years from which
@@ -157,18 +162,27 @@ def _continues(piece: _Piece, prev: _Piece, start: _Piece) -> bool | None:
     the layout, or None where only the text tells."""
     if abs(piece.y - prev.y) < 0.5 * max(prev.h, 1.0) and piece.x > prev.x:
         return True  # beside the previous piece on its line (number cell, then text cell)
-    if piece.y < prev.y or piece.y - (prev.y + prev.h) > 0.5 * piece.font_size:
-        return False  # back up the page (the next column), or a gap between entries
+    if piece.y < prev.y:
+        return False  # back up the page: the next column
+    if piece.y - (prev.y + prev.h) > 0.5 * piece.font_size:
+        return _bound(piece.text, prev.text)  # a gap between entries, unless the text runs on
     if piece.x > start.x + INDENT_PX:
         return True  # hanging indent
     return None
+
+
+def _bound(text: str, before: str) -> bool:
+    """Whether a piece goes on with the entry before it whatever the layout: that entry's text ends with
+    an opening bracket, or the piece opens with a closing one or ends a number range (Oxford's pages set
+    each field of an entry as a block of its own, with the same gap between fields as between entries)."""
+    return bool(_OPEN_END.search(before) or _RUNS_ON.match(text))
 
 
 def _continues_text(text: str, before: str) -> bool:
     """Whether a line of text continues the line ``before`` rather than opening an entry: it starts
     in lower case (not a name particle after a full stop), with a digit or a bracket, or the line
     before ends mid-phrase (a comma, a hyphen, "and", an initial such as "M.")."""
-    if not text or before.endswith(("-", ",", ":", ";", "&", " and", " in", " In")):
+    if not text or before.endswith(("-", ",", ":", ";", "&", " and", " in", " In")) or _bound(text, before):
         return True
     if text[0].isdigit() or text[0] in "([{":
         return True
