@@ -808,11 +808,14 @@ class ZoneArrays:
         abstract, with or without a heading above it (Springer's pages have none); on real pages a
         cookie banner or a library's disclaimer often comes first."""
         out = np.zeros(self.n_zones)
-        prose = self._prose.copy()
-        rows = np.flatnonzero(prose)
-        prose[rows] = ~search_each(_NOTICE, [self.texts[i][:NOTICE_CHARS] for i in rows.tolist()])
-        rows = self._by_page[prose[self._by_page]]
-        out[rows[run_starts(self._pages[rows])]] = 1.0
+        rows = self._by_page[self._prose[self._by_page]]  # prose, page by page
+        at = np.flatnonzero(run_starts(self._pages[rows]))  # each page's first ...
+        end = np.append(at[1:], len(rows))
+        while len(at):  # ... then, where that is a notice, the page's next
+            notice = search_each(_NOTICE, [self.texts[i][:NOTICE_CHARS] for i in rows[at].tolist()])
+            out[rows[at[~notice]]] = 1.0
+            at, end = at[notice] + 1, end[notice]
+            at, end = at[at < end], end[at < end]
         return out
 
 
