@@ -7,7 +7,7 @@ size relative to the page's body text, bold and italic type, shares of capitals,
 punctuation, e-mail / URL / DOI / year patterns, superscript markers, link density, whether the
 previous zone is an abstract or references heading, whether the zone is written as names are,
 whether it opens with the name of a structured abstract's part, whether it lies below a
-related-articles heading, and whether it is the page's first zone of prose. :class:`ZoneArrays`
+related-articles heading, and whether it is the page's first zone of prose (a site's notice aside). :class:`ZoneArrays`
 computes only the features asked for, each input (texts, columns, character counts) once per call.
 
 Words are the tokens of :func:`tokenize`, which fitting uses. Labelling counts them with a
