@@ -180,8 +180,9 @@ def _bound(text: str, before: str) -> bool:
 
 def _continues_text(text: str, before: str) -> bool:
     """Whether a line of text continues the line ``before`` rather than opening an entry: it starts
-    in lower case (not a name particle after a full stop), with a digit or a bracket, or the line
-    before ends mid-phrase (a comma, a hyphen, "and", an initial such as "M.")."""
+    in lower case (not a name particle after a full stop), with a digit or a bracket, or runs on
+    (:func:`_bound`), or the line before ends mid-phrase (a comma, a hyphen, "and", an initial such as
+    "M.")."""
     if not text or before.endswith(("-", ",", ":", ";", "&", " and", " in", " In")) or _bound(text, before):
         return True
     if text[0].isdigit() or text[0] in "([{":
