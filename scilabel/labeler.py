@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
-from .constraints import constrain
+from .constraints import byline_captions, constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
@@ -55,6 +55,16 @@ def _label_posterior(state_posterior: np.ndarray) -> np.ndarray:
     out = np.zeros((len(state_posterior), len(LABELS)))
     np.add.at(out.T, _LABEL_OF_STATE, state_posterior.T)
     return out
+
+
+def passed_over(texts: list[str]) -> np.ndarray:
+    """Units the HMM's path passes over: byline captions ("Authors and affiliations", "Corresponding
+    Author", :func:`~scilabel.constraints.byline_captions`), labelled ``other`` where they stand. A
+    caption between the title and the byline, or between two names, then costs the path no detour
+    through a gap state (Title -> BTA -> Authors is a rare order in training, Title -> Authors a common
+    one). Decoding only: training counts them as the gap zones they are (left out there too, they made
+    BAA -> Affiliations rarer, and an address block after other furniture was missed)."""
+    return byline_captions(texts)
 
 
 class ZoneLabeler(BaseEstimator):
@@ -152,25 +162,26 @@ class ZoneLabeler(BaseEstimator):
         units = line_units(zones)
         return units, merge_units(zones, units)
 
-    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
-        """Per page, the unit of each row (from 0 within the page), and the units' log-emissions (with
-        the states their texts or type rule out barred, :mod:`scilabel.constraints`)."""
+    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+        """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
+        the states their texts or type rule out barred, :mod:`scilabel.constraints`); and which units
+        the path passes over (:func:`passed_over`)."""
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the constraints read what the emission computed
         log_emission = constrain(self.emission_.log_likelihood(arrays), arrays)
-        return [units[rows] for rows in _pages(columns)], log_emission
+        return [units[rows] for rows in _pages(columns)], log_emission, passed_over(arrays.texts)
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""
         check_is_fitted(self, "hmm_")
         if len(zones) == 0:
             return []
-        page_units, log_emission = self._unit_log_emission(zones)
+        page_units, log_emission, over = self._unit_log_emission(zones)
         results = []
         for units in page_units:
-            first = units.min()
-            page = self._decode(log_emission[first:units.max() + 1])
+            first, last = units.min(), units.max() + 1
+            page = self._decode(log_emission[first:last], over[first:last])
             local = units - first
             results.append(PageLabels([page.states[u] for u in local], [page.labels[u] for u in local],
                                       page.confidence[local]))
@@ -184,7 +195,20 @@ class ZoneLabeler(BaseEstimator):
         posterior = np.exp(scores - scores.max(axis=1, keepdims=True))
         return posterior / posterior.sum(axis=1, keepdims=True)
 
-    def _decode(self, log_emission: np.ndarray) -> PageLabels:
+    def _decode(self, log_emission: np.ndarray, over: np.ndarray) -> PageLabels:
+        """One page's states, labels and confidences; the units ``over`` marks are left out of the
+        path and labelled ``other``, in the gap state where they stand."""
+        if self.sequence and over.any():
+            kept = np.flatnonzero(~over)
+            page = self._decode(log_emission[kept], over[kept])
+            labels = np.full(len(over), "other", dtype=object)
+            labels[kept] = page.labels
+            states = labels_to_states(list(labels))
+            for unit, state in zip(kept.tolist(), page.states):
+                states[unit] = state  # a component's gap states (BR, AR) as decoded
+            confidence = np.ones(len(over))
+            confidence[kept] = page.confidence
+            return PageLabels(states, list(labels), confidence)
         posterior = self._state_posterior(log_emission)
         if self.sequence:
             _, path = self.hmm_.decode(log_emission)
@@ -208,10 +232,14 @@ class ZoneLabeler(BaseEstimator):
         out = np.zeros((len(zones), len(LABELS)))
         if len(zones) == 0:
             return out
-        page_units, log_emission = self._unit_log_emission(zones)
+        page_units, log_emission, over = self._unit_log_emission(zones)
         for rows, units in zip(_pages(zones), page_units):
-            first = units.min()
-            out[rows] = _label_posterior(self._state_posterior(log_emission[first:units.max() + 1]))[units - first]
+            first, last = units.min(), units.max() + 1
+            page_over = over[first:last] if self.sequence else np.zeros(last - first, dtype=bool)
+            proba = np.zeros((last - first, len(LABELS)))
+            proba[page_over, LABELS.index("other")] = 1.0
+            proba[~page_over] = _label_posterior(self._state_posterior(log_emission[first:last][~page_over]))
+            out[rows] = proba[units - first]
         return out
 
     def score(self, zones: pd.DataFrame, y: list[str] | np.ndarray | None = None) -> float:

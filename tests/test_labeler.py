@@ -12,7 +12,7 @@ from sklearn.base import clone
 from scilabel import labeler as labeler_module
 from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.labeler import ZoneLabeler
-from scilabel.labels import STATE_INDEX, STATES, labels_to_states
+from scilabel.labels import LABELS, STATE_INDEX, STATES, labels_to_states
 from scilabel.persistence import ModelError, load_model, save_model
 
 rng = np.random.default_rng(7)
@@ -101,8 +101,22 @@ def test_a_byline_caption_is_never_read_as_authors(fitted, monkeypatch):
     test = pd.DataFrame(page)
     labels = fitted.predict(test)
     assert labels[2] != "authors" and labels[3] == "authors"
+    assert fitted.label_pages(test)[0].states[2] == "BTA" and fitted.predict_proba(test)[2, LABELS.index("other")] == 1
     monkeypatch.setattr(labeler_module, "constrain", lambda log_emission, texts: log_emission)
-    assert fitted.predict(test)[2] == "authors"  # what the constraint prevents
+    monkeypatch.setattr(labeler_module, "passed_over", lambda texts: np.zeros(len(texts), dtype=bool))
+    assert fitted.predict(test)[2] == "authors"  # what the constraint and passing over prevent
+
+
+def test_the_path_passes_over_a_byline_caption_between_title_and_byline(fitted):
+    # trained without captions, the HMM has no Title -> BTA -> Authors to count: a caption between the
+    # title and the byline is passed over, and the byline is still read
+    page = synthetic_page(300)
+    page.insert(2, dict(zone("Authors and affiliations", "other", page[1]["y"] + 20, 16), page="p300"))
+    result = fitted.label_pages(pd.DataFrame(page))[0]
+    assert result.labels[2] == "other" and result.states[2] == "BTA" and result.confidence[2] == 1.0
+    assert result.labels[3] == "authors"
+    title, bta, authors = (STATE_INDEX[s] for s in ("Title", "BTA", "Authors"))
+    assert fitted.hmm_.transmat_[title, authors] > fitted.hmm_.transmat_[title, bta]
 
 
 def test_estimator_conventions(fitted, pages):
