@@ -21,8 +21,9 @@ zone a few lines above such a sentence (the journal's name and its editor over t
 A zone holding a year (1800-2099, as the ``years`` layout feature counts them) is no byline: a
 dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barred from Authors.
 
-A copyright notice ("© 2013 Author(s).") is no title, byline, address or reference; an abstract may
-end with one.
+A site notice, a copyright line ("© 2013 Author(s).") or a cookie consent ("We use cookies to improve
+your experience"), is no title, byline, address or reference; an abstract may end with a copyright
+line.
 
 A section heading ("Results", "Background" set in large type) is no part of the abstract: a short line
 set at least 1.3 times larger than the page's body text is barred from Abstract. The part headings of
@@ -71,11 +72,14 @@ HEADING_MAX_WORDS = 3
 HEADING_SCALE = 1.3
 #: States neither a byline caption nor a citation line can be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
-#: A copyright notice: "©", "Copyright 2016" or "Copyright ©", "All rights reserved" ...
-_COPYRIGHT = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights reserved\b", re.I)
+#: A site notice: a copyright line ("©", "Copyright 2016" or "Copyright ©", "All rights reserved") or
+#: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies") ...
+_SITE_NOTICE = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights reserved\b"
+                          r"|\b(?:we|(?:this|our) (?:web)?site)\s+(?:use|uses|utili[sz]es|stores?|sets?)\b"
+                          r"[^.\n]{0,40}\bcookies\b|\baccept (?:all )?cookies\b", re.I)
 #: ... searched for only in the texts holding one of these (in lower case).
-_COPYRIGHT_CUES = ("©", "copyright", "all rights")
-#: States a copyright notice cannot be in (an abstract may end with one).
+_SITE_NOTICE_CUES = ("©", "copyright", "all rights", "cookies")
+#: States a site notice cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
 #: Fewest zones side by side (the same top, to the pixel, on one page) that make a table row.
 TABLE_ROW_MIN = 3
@@ -125,9 +129,9 @@ def _title_rivals(arrays: ZoneArrays) -> tuple[np.ndarray, np.ndarray]:
     return rivals, TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
 
 
-def copyright_notices(zones: Zones | ZoneArrays) -> np.ndarray:
-    """Whether each zone holds a copyright notice (:data:`_COPYRIGHT`, in any case)."""
-    return ZoneArrays.of(zones).cue_matches(_COPYRIGHT, _COPYRIGHT_CUES, lowered=True) > 0
+def site_notices(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone holds a site notice (:data:`_SITE_NOTICE`, in any case)."""
+    return ZoneArrays.of(zones).cue_matches(_SITE_NOTICE, _SITE_NOTICE_CUES, lowered=True) > 0
 
 
 def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:
@@ -160,6 +164,6 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
-    log_emission[np.ix_(np.flatnonzero(copyright_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
+    log_emission[np.ix_(np.flatnonzero(site_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
     log_emission[table_row_cells(arrays), STATE_INDEX["References"]] = -np.inf
     return log_emission

@@ -1,7 +1,7 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, constrain, copyright_notices, section_headings, table_row_cells)
+                                  citation_lines, constrain, section_headings, site_notices, table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -93,10 +93,13 @@ def test_constrain_bars_authors_for_a_zone_holding_a_year():
     assert barred[:, STATE_INDEX["Authors"]].tolist() == [True, True, False, False, False] and barred.sum() == 2
 
 
-def test_copyright_notices_are_notices_not_the_word():
+def test_site_notices_are_notices_not_the_words():
     texts = ["© 2013 Author(s).", "Copyright 2016 Elsevier B.V.", "COPYRIGHT © The Authors", "All rights reserved.",
-             "Copyright information", "Copyright and the Internet. Harv Law Rev 12: 3-9.", "Li Sun", ""]
-    assert copyright_notices(_zones(texts, [12] * 8)).tolist() == [True] * 4 + [False] * 4
+             "We use cookies to improve your experience with our site. Accept and close", "Accept all cookies",
+             "This website utilizes technologies such as cookies to enable essential site functionality",
+             "Copyright information", "Copyright and the Internet. Harv Law Rev 12: 3-9.", "Li Sun", "",
+             "Cookies and privacy: how web sites track their visitors", "We baked cookies. Then we ate them"]
+    assert site_notices(_zones(texts, [12] * 13)).tolist() == [True] * 7 + [False] * 6
 
 
 def test_constrain_bars_components_but_the_abstract_for_a_copyright_notice():
