@@ -319,3 +319,10 @@ def test_train_labeler_seeds_the_svm(pages, tmp_path):
         model = load_model(tmp_path / f"s{seed}.joblib")
         assert model.model_card_["random_state"] == seed == model.emission_.random_state
     assert "random_state" not in load_model(tmp_path / "nb.joblib").model_card_
+
+
+def test_a_page_of_nothing_but_a_caption_is_still_decoded(fitted):
+    page = pd.DataFrame([dict(zone("Authors and affiliations", "other", 0), page="only")])
+    assert fitted.predict(page).tolist() == ["other"]
+    assert fitted.predict_proba(page).shape == (1, len(LABELS))
+    assert fitted.label_pages(page)[0].states == ["PreTitle"]
