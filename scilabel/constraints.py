@@ -154,13 +154,15 @@ def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:
     return size[row] >= TABLE_ROW_MIN
 
 
-def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
+def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.ndarray | None = None) -> np.ndarray:
     """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
-    type rules out set to -inf."""
+    type rules out set to -inf; ``captions`` is :func:`byline_captions` of the zones' texts when the
+    caller has it already."""
     arrays = ZoneArrays.of(zones)
     texts = arrays.texts
     citations = citation_lines(texts)
-    log_emission[np.ix_(np.flatnonzero(byline_captions(texts) | citations), _NOT_A_BYLINE)] = -np.inf
+    captions = byline_captions(texts) if captions is None else captions
+    log_emission[np.ix_(np.flatnonzero(captions | citations), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf

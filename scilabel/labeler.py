@@ -169,8 +169,9 @@ class ZoneLabeler(BaseEstimator):
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the constraints read what the emission computed
-        log_emission = constrain(self.emission_.log_likelihood(arrays), arrays)
-        return [units[rows] for rows in _pages(columns)], log_emission, passed_over(arrays.texts)
+        over = passed_over(arrays.texts)  # the byline captions, which the constraints bar too
+        log_emission = constrain(self.emission_.log_likelihood(arrays), arrays, captions=over)
+        return [units[rows] for rows in _pages(columns)], log_emission, over
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""
