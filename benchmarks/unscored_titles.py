@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from scilabel.corpus.dataset import load_zones
+from scilabel.evaluation import scored_labels
 from scilabel.persistence import load_model, model_path
 
 #: Fewest words of a zone that may stand for the title.
@@ -43,8 +44,7 @@ def main() -> None:
     logging.basicConfig(level=logging.ERROR)
     warnings.filterwarnings("ignore")
     zones = load_zones([args.silver])
-    manifest = pd.read_csv(args.silver / "manifest.csv")
-    scored = set(manifest.loc[manifest["fields"].fillna("").str.contains("title"), "page"])
+    scored = {page for page, labels in scored_labels(args.silver).items() if "title" in labels}
     pages = [(group, f.reset_index(drop=True)) for (page, group), f in zones.groupby(["page", "group"], sort=True)
              if page not in scored]
     print(f"{len(pages)} real pages without a silver title ({len(scored)} with one)")
