@@ -73,8 +73,9 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
             preds, elapsed = [], 0.0
             for _, frame in pages:
                 start = time.perf_counter()
-                preds.append(np.asarray(system(frame), dtype=object))
+                pred = np.asarray(system(frame), dtype=object)
                 elapsed += time.perf_counter() - start
+                preds.append(_scored(frame, pred))
             timing.append({"system": name, "dataset": dataset, "ms_per_page": 1000 * elapsed / len(pages)})
             by_group: dict[str, list] = {}
             for (page, frame), pred in zip(pages, preds):
@@ -96,6 +97,14 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
     worst = (per_page.groupby(["system", "dataset", "page"])["f"].mean().rename("mean_token_f").reset_index()
              .sort_values(["system", "mean_token_f"]).groupby("system").head(10)) if len(per_page) else per_page
     return Evaluation(summary, by_group, details_frame, confusions, worst)
+
+
+def _scored(frame: pd.DataFrame, pred: np.ndarray) -> np.ndarray:
+    """``pred`` with ``other`` where a zone's gold cannot give the predicted label (silver ``unscored``):
+    such a zone then counts for no label, since its gold is ``other``."""
+    if "unscored" not in frame:
+        return pred
+    return np.where(frame["unscored"].to_numpy(dtype=object) == pred, "other", pred)
 
 
 def _token_case(page: str, frame: pd.DataFrame, pred: np.ndarray, scored: set[str]) -> tuple:

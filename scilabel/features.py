@@ -42,13 +42,19 @@ LAYOUT_FEATURES = PAPER_LAYOUT + (
     "sup", "link", "email", "url", "doi", "years", "lines", "chars", "marker", "prev_abstract_cue",
     "prev_references_cue", "name_shape", "abstract_part", "after_related_cue", "first_prose",
 )
+#: The names of a structured abstract's parts, as a regular expression (in lower case); not
+#: "Introduction", which far more often opens the body.
+ABSTRACT_PART_NAMES = (
+    r"background|context|importance|purpose|aims?|objectives?|design|setting|participants"
+    r"|patients|interventions?|measurements?|main outcomes?(?: and)? measures?|outcomes?|methods?(?: and findings)?"
+    r"|results?|findings|interpretation|conclusions?(?: and relevance)?|significance|trial registration")
 #: A zone opening with the name of a structured abstract's part, then its text: "Methods Ten adult
 #: subjects ...", "Results: For the ...", not the heading "Methods" alone nor "Results of the model ...".
-_ABSTRACT_PART = re.compile(
-    r"\s*(?i:background|context|importance|introduction|purpose|aims?|objectives?|design|setting|participants"
-    r"|patients|interventions?|measurements?|main outcomes?(?: and)? measures?|outcomes?|methods?(?: and findings)?"
-    r"|results?|findings|interpretation|conclusions?(?: and relevance)?|significance|trial registration)"
-    r"\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
+_ABSTRACT_PART = re.compile(rf"\s*(?i:{ABSTRACT_PART_NAMES})\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
+#: A part's name on a line of its own ("Methods", "Results:").
+_PART_LINE = re.compile(rf"(?:{ABSTRACT_PART_NAMES})[:.]?$", re.I)
+#: Fewest words of the paragraph under a part's name of its own.
+PART_MIN_WORDS = 5
 _ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
 _REFERENCES_CUE = re.compile(r"references|bibliography|literature|works cited|notes", re.I)
 #: A heading over links to other articles ("Related articles", "Similar articles in this archive",
@@ -801,6 +807,33 @@ class ZoneArrays:
         :data:`PROSE_MAX_CAPS` of its letters capitals (a paragraph, not a byline or a menu)."""
         return (self.n_words >= PROSE_MIN_WORDS) & (self.caps <= PROSE_MAX_CAPS)
 
+    def abstract_parts(self) -> np.ndarray:
+        """1 for a zone that opens with a structured abstract's part name and goes on with its text
+        ("Methods Ten adult subjects ..."), and for the parts whose names stand on lines of their own
+        right under an abstract heading: each name and the paragraph under it ("Abstract", "Objective",
+        its text, "Methods", its text ...), up to a name without a paragraph (a table of contents), set
+        in another size or seen before (the body's "Background" after the abstract's "Conclusions");
+        else 0."""
+        out = self.opening(_ABSTRACT_PART)
+        order, pages, size = self._by_page, self._pages, self.column("font_size")
+        position = np.empty(len(order), dtype=np.intp)
+        position[order] = np.arange(len(order))
+        for row in np.flatnonzero(self.after_cue(_ABSTRACT_CUE)).tolist():
+            k, seen = position[row], set()
+
+            def part(k: int) -> bool:  # a name, then a paragraph
+                if k + 1 >= len(order) or pages[order[k + 1]] != pages[row] or size[order[k]] != size[row]:
+                    return False
+                name = self.texts[order[k]]
+                return (self.n_words[order[k + 1]] >= PART_MIN_WORDS and _PART_LINE.match(name) is not None
+                        and name.lower() not in seen)
+
+            while part(k):
+                seen.add(self.texts[order[k]].lower())
+                out[order[k:k + 2]] = 1.0
+                k += 2
+        return out
+
     def first_prose(self) -> np.ndarray:
         """1 for the first zone of prose on its page (at least :data:`PROSE_MIN_WORDS` words, at most
         :data:`PROSE_MAX_CAPS` of its letters capitals) that does not open with a site notice
@@ -847,7 +880,7 @@ _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "prev_abstract_cue": lambda z: z.after_cue(_ABSTRACT_CUE),
     "prev_references_cue": lambda z: z.after_cue(_REFERENCES_CUE),
     "name_shape": ZoneArrays.name_shapes,
-    "abstract_part": lambda z: z.opening(_ABSTRACT_PART),
+    "abstract_part": ZoneArrays.abstract_parts,
     "after_related_cue": ZoneArrays.after_related_cue,
     "first_prose": ZoneArrays.first_prose,
 }

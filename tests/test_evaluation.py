@@ -59,3 +59,16 @@ def test_evaluate_perfect_null_and_silver_masks(dataset):
     assert np.isfinite(result.summary["ms_per_page"]).all()
     # real pages mark no main content: it is not scored rather than scored as missed
     assert result.summary.get("content", pd.Series(dtype=float)).isna().all()
+
+
+def test_unscored_zones_count_for_no_label(tmp_path):
+    rows = [{"page": "a", "split": "test", "group": "g", "label": label, "text": f"zone {k}", "unscored": unscored}
+            for k, (label, unscored) in enumerate([("abstract", None), ("other", "abstract"), ("other", None)])]
+    pd.DataFrame(rows).to_parquet(tmp_path / "zones.parquet")
+    pd.DataFrame({"page": ["a"], "fields": ["abstract"]}).to_csv(tmp_path / "manifest.csv", index=False)
+    systems = {"runs_on": lambda f: ["abstract", "abstract", "other"],  # the zone of unknown gold: not a miss
+               "runs_past": lambda f: ["abstract", "abstract", "abstract"]}
+    zone = evaluate(systems, [tmp_path]).summary.set_index(["system", "level"])
+    assert zone.loc[("runs_on", "zone"), "abstract"] == 100.0
+    assert zone.loc[("runs_on", "token"), "abstract"] == 100.0
+    assert zone.loc[("runs_past", "zone"), "abstract"] == round(100 * 2 / 3, 1)  # one false of two predicted

@@ -169,9 +169,23 @@ def test_abstract_part_marks_zones_opening_with_a_structured_abstract_part():
     texts = ["Methods Ten adult subjects (2 women) were scanned", "Results: For the conventional system",
              "Main outcome measures Predicted annual rates", "  Background. Leprosy reactions are common",
              "Methods", "Results of the statistical models", "Patients with prior treatment", "Our methods differ",
-             "Methodsology Ten"]
+             "Methodsology Ten", "Introduction. Combining the advantages of high strength"]
     rows = [zone(t, 20 * i) for i, t in enumerate(texts)]
-    assert layout_features(pd.DataFrame(rows))["abstract_part"].tolist() == [1, 1, 1, 1, 0, 0, 0, 0, 0]
+    assert layout_features(pd.DataFrame(rows))["abstract_part"].tolist() == [1, 1, 1, 1, 0, 0, 0, 0, 0, 0]
+
+
+def test_abstract_part_marks_parts_named_on_lines_of_their_own_under_an_abstract_heading():
+    text = "Twenty adult patients were scanned twice over ten years."
+    texts = ["Abstract", "Objective", text, "Methods", text, "Results", text, "Key points", text,    # 1-6
+             "Abstract", "Methods", "Results", "Discussion",                                       # contents
+             "Abstract", "Background", text, "Conclusions", text, "Background", text,               # 14-17
+             "Abstract", "Background", text, "Methods", text,                                     # 21-22
+             "Summary", "Introduction", text,                                                     # the body
+             "Methods", text]                                                                     # no heading
+    sizes = {23: 20.0}  # a body heading set larger than the part names
+    rows = [zone(t, 20 * i, size=sizes.get(i, 16.0)) for i, t in enumerate(texts)]
+    marked = np.flatnonzero(layout_features(pd.DataFrame(rows))["abstract_part"]).tolist()
+    assert marked == [1, 2, 3, 4, 5, 6, 14, 15, 16, 17, 21, 22]
 
 
 def test_line_units_merge_fragments_on_one_line_only():

@@ -54,6 +54,17 @@ def test_truncated_description_matches_the_zone_it_starts():
     assert silver_labels(texts, meta).labels == ["abstract_heading", "abstract", "other"]
 
 
+def test_parts_after_a_cut_structured_abstract_are_unscored():
+    meta = PageMeta(abstract=ABSTRACT[:120] + "...")
+    texts = ["Abstract", "Objective", ABSTRACT, "Methods", "Roots were weighed in three seasons.", "Results",
+             "Deeper roots in every dry season.", "Key points", "Roots go deep.", "Introduction", "Body text."]
+    result = silver_labels(texts, meta)
+    assert result.labels[:3] == ["abstract_heading", "abstract", "abstract"]
+    assert result.labels[3:] == ["other"] * 8
+    assert result.unscored == {3: "abstract", 4: "abstract", 5: "abstract", 6: "abstract"}
+    assert silver_labels(texts, PageMeta(abstract=ABSTRACT)).unscored == {}  # a whole tag knows the end
+
+
 def test_missing_fields_score_zero_and_label_nothing():
     result = silver_labels(["Some page", "Nothing matches here at all"], PageMeta(title="A quite different title", authors=["Doe, Jane"]))
     assert result.labels == ["other", "other"]

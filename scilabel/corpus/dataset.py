@@ -2,7 +2,8 @@
 
 ``zones.parquet`` has one row per zone of every page (the columns of :func:`scilabel.zones.zones_frame`)
 plus ``page`` (page id), ``split`` (train/dev/test), ``group`` (template family or publisher) and
-``label``. ``manifest.csv`` has one row per page, with ``page``/``path``, ``split``, ``html_path``
+``label``; silver pages also have ``unscored``, the label (if any) whose gold a zone cannot give.
+``manifest.csv`` has one row per page, with ``page``/``path``, ``split``, ``html_path``
 (where the page's HTML is) and zone counts per label. Generated corpora and silver corpora share
 this layout, so training and evaluation read both the same way.
 """

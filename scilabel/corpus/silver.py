@@ -6,7 +6,9 @@ alignment (rapidfuzz); matched zones take the field's label, everything else is 
 are only as complete as the meta tags and the alignment. Each declared field gets a match score in
 [0, 1] and the page a confidence, the mean over its declared fields; a page's ``fields`` lists the
 labels whose gold it holds, those declared *and found* (:data:`FOUND`), and evaluation on silver
-pages scores only those: a field the alignment missed has unknown gold, not an empty one.
+pages scores only those: a field the alignment missed has unknown gold, not an empty one. Likewise,
+after an abstract whose tag is cut short ("..."), the further parts of a structured abstract are
+``unscored`` for the abstract.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from rapidfuzz import fuzz
 from tqdm import tqdm
 
 from ..cache import cached_zones
+from ..features import ABSTRACT_PART_NAMES, PART_MIN_WORDS
 from ..labels import LABELS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
@@ -46,6 +49,8 @@ ENTRY_REACH = 40
 #: Longest normalised zone a reference declared without title or text is looked for in.
 ENTRY_CHARS = 600
 _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
+#: A structured abstract's part heading on its own line (normalised).
+_PART_HEADING = re.compile(rf"^(?:{ABSTRACT_PART_NAMES})$")
 #: A zone holding only affiliation markers ("1", "1 2", "a"; "*", "†" normalise to nothing).
 _MARKER_ONLY = re.compile(r"^(?:(?:\d{1,2}|[a-z])(?: (?:\d{1,2}|[a-z]))*)?$")
 #: A year, which no byline line holds ("Cintas, J., Montes, J.M. et al. J Mater Sci (2005) 40: 3911",
@@ -73,6 +78,8 @@ class SilverResult:
 
     labels: list[str]
     scores: dict[str, float] = field(default_factory=dict)  #: field -> match score in [0, 1]
+    #: zone -> the label whose gold it cannot give (labelled ``other``, it may hold that field)
+    unscored: dict[int, str] = field(default_factory=dict)
 
     @property
     def fields(self) -> list[str]:
@@ -270,6 +277,19 @@ def _align_abstract(norm: list[str], abstract: str, start: int, result: SilverRe
             break
         between.append(j)
         j -= 1
+    if truncated:
+        _unscored_after_cut(norm, best[-1] + 1, result)
+
+
+def _unscored_after_cut(norm: list[str], j: int, result: SilverResult) -> None:
+    """A cut tag shows where the abstract starts, not where it ends: from zone ``j``, the further parts
+    of a structured abstract (a part's name on its own line, then its paragraph) have unknown gold."""
+    while j < len(norm) and result.labels[j] == "other" and _PART_HEADING.match(norm[j]):
+        result.unscored[j] = "abstract"
+        j += 1
+        if j < len(norm) and result.labels[j] == "other" and len(norm[j].split()) >= PART_MIN_WORDS:
+            result.unscored[j] = "abstract"
+            j += 1
 
 
 def _reference_matcher(ref: dict[str, list[str]]) -> Callable[[str], bool] | None:
@@ -368,7 +388,8 @@ def build_silver(
     pages_dir: Path, out_dir: Path, workers: int = 1, overlays: int = 12, timeout: float = 10.0
 ) -> pd.DataFrame:
     """Render every page under ``pages_dir``, label its zones from its meta tags, and write
-    ``zones.parquet`` (all zones with ``page``, ``split``, ``group`` and ``label``), ``manifest.csv``
+    ``zones.parquet`` (all zones with ``page``, ``split``, ``group``, ``label`` and ``unscored``, the
+    label whose gold a zone cannot give), ``manifest.csv``
     (one row per page) and label overlays for a sample of pages. Returns the manifest."""
     pages_dir, out_dir = Path(pages_dir), Path(out_dir)
     paths = html_files(pages_dir)
@@ -385,7 +406,8 @@ def build_silver(
         result = silver_labels(frame["text"].tolist(), meta)
         group = publisher_key(meta, cached.path)
         split = publisher_split(group)
-        frame = frame.assign(page=page_id, split=split, group=group, label=result.labels)
+        unscored = [result.unscored.get(i) for i in range(len(frame))]
+        frame = frame.assign(page=page_id, split=split, group=group, label=result.labels, unscored=unscored)
         frames.append(frame)
         counts = frame["label"].value_counts()
         rows.append({
@@ -393,6 +415,7 @@ def build_silver(
             "fields": " ".join(result.fields), "confidence": round(result.confidence, 3),
             **{f"score_{k}": round(v, 3) for k, v in result.scores.items()},
             **{f"zones_{label}": int(counts.get(label, 0)) for label in LABELS},
+            "zones_unscored": len(result.unscored),
             "error": None,
         })
     manifest = pd.DataFrame(rows)
