@@ -29,6 +29,11 @@ A section heading ("Results", "Background" set in large type) is no part of the 
 set at least 1.3 times larger than the page's body text is barred from Abstract. The part headings of
 a structured abstract are set in body size or smaller.
 
+A measurement (a decimal number in a text of at most two letters per digit: ".001 a", "94.65 (7)") is
+no name and no address: a table of statistics or bond angles alternates such cells with short
+labels, and the byline loop (Authors <-> Affiliations) could otherwise read the table as a byline. A
+DOI's "10.1007" counts as such a number: a citation line that dense in digits is no byline either.
+
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
 References/BR loop carries the path through the whole table.
@@ -83,6 +88,10 @@ _SITE_NOTICE_CUES = ("©", "copyright", "all rights", "cookies")
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
 #: Fewest zones side by side (the same top, to the pixel, on one page) that make a table row.
 TABLE_ROW_MIN = 3
+#: A decimal number (".001", "94.65"), not within a longer run of digits and points ("1.2.3").
+_DECIMAL = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
+#: Most letters per digit in a measurement.
+MEASUREMENT_LETTERS_PER_DIGIT = 2
 
 
 def byline_captions(texts: Sequence[str]) -> np.ndarray:
@@ -141,6 +150,16 @@ def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:
     return (arrays.n_words <= HEADING_MAX_WORDS) & (arrays.font_rel >= HEADING_SCALE)
 
 
+def measurements(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone holds a decimal number and at most :data:`MEASUREMENT_LETTERS_PER_DIGIT`
+    letters per digit."""
+    arrays = ZoneArrays.of(zones)
+    short = np.flatnonzero((arrays.figures > 0) & (arrays.letters <= MEASUREMENT_LETTERS_PER_DIGIT * arrays.figures))
+    found = np.zeros(arrays.n_zones, dtype=bool)
+    found[short] = search_each(_DECIMAL, [arrays.texts[i] for i in short.tolist()])
+    return found
+
+
 def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone sits in a row of at least :data:`TABLE_ROW_MIN` zones side by side: the same
     top (rounded to the pixel) on its page; none without tops."""
@@ -162,7 +181,7 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.
     texts = arrays.texts
     citations = citation_lines(texts)
     captions = byline_captions(texts) if captions is None else captions
-    log_emission[np.ix_(np.flatnonzero(captions | citations), _NOT_A_BYLINE)] = -np.inf
+    log_emission[np.ix_(np.flatnonzero(captions | citations | measurements(arrays)), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf

@@ -613,6 +613,16 @@ class ZoneArrays:
         kinds = self.kind_counts
         return kinds[:, _CAPITAL] / np.maximum(kinds[:, _CAPITAL] + kinds[:, _SMALL], 1.0)
 
+    @property
+    def letters(self) -> np.ndarray:
+        """Letters (capital or small) of each text."""
+        return self.kind_counts[:, _CAPITAL] + self.kind_counts[:, _SMALL]
+
+    @property
+    def figures(self) -> np.ndarray:
+        """Digits of each text."""
+        return self.kind_counts[:, _FIGURE]
+
     def per_char(self, counts: np.ndarray) -> np.ndarray:
         """Counts per character (at least 1) of each text."""
         return counts / np.maximum(self.chars, 1.0)

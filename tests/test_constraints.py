@@ -1,7 +1,8 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, constrain, section_headings, site_notices, table_row_cells)
+                                  citation_lines, constrain, measurements, section_headings, site_notices,
+                                  table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -91,6 +92,18 @@ def test_constrain_bars_authors_for_a_zone_holding_a_year():
              "ISBN 978-0-12345-678-9", "Ward 12019 staff"]
     barred = np.isneginf(constrain(np.zeros((5, len(STATES))), _zones(texts, [12] * 5)))
     assert barred[:, STATE_INDEX["Authors"]].tolist() == [True, True, False, False, False] and barred.sum() == 2
+
+
+def test_measurements_hold_a_decimal_number_and_few_letters():
+    texts = [".001 a", "94.65 (7)", "6.28 .015 e,f", "p = 0.05", "O1 i–Cd2–N8 iii", "Li Sun 1,2", "1.2.3",
+             "Room 3.14, Department of Physics, Leeds", "Figure 3.2 shows the roots", ""]
+    assert measurements({"text": np.array(texts, dtype=object)}).tolist() == [True] * 4 + [False] * 6
+
+
+def test_constrain_bars_names_and_addresses_for_a_measurement():
+    barred = np.isneginf(constrain(np.zeros((2, len(STATES))), _zones(["Li Sun", "94.65 (7)"], [12, 12])))
+    assert not barred[0].any()
+    assert np.flatnonzero(barred[1]).tolist() == sorted([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 
 
 def test_site_notices_are_notices_not_the_words():
