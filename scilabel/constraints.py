@@ -34,6 +34,9 @@ no name and no address: a table of statistics or bond angles alternates such cel
 labels, and the byline loop (Authors <-> Affiliations) could otherwise read the table as a byline. A
 DOI's "10.1007" counts as such a number: a citation line that dense in digits is no byline either.
 
+A zone of symbols alone, with no letter or digit (a pop-up's close glyph "⨯", a bullet, a dash), is
+no name or address either.
+
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
 References/BR loop carries the path through the whole table.
@@ -160,6 +163,12 @@ def measurements(zones: Zones | ZoneArrays) -> np.ndarray:
     return found
 
 
+def symbols_only(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone holds no letter and no digit (an empty text included)."""
+    arrays = ZoneArrays.of(zones)
+    return (arrays.letters == 0) & (arrays.figures == 0)
+
+
 def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone sits in a row of at least :data:`TABLE_ROW_MIN` zones side by side: the same
     top (rounded to the pixel) on its page; none without tops."""
@@ -181,7 +190,7 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.
     texts = arrays.texts
     citations = citation_lines(texts)
     captions = byline_captions(texts) if captions is None else captions
-    log_emission[np.ix_(np.flatnonzero(captions | citations | measurements(arrays)), _NOT_A_BYLINE)] = -np.inf
+    log_emission[np.ix_(np.flatnonzero(captions | citations | measurements(arrays) | symbols_only(arrays)), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf

@@ -2,7 +2,7 @@ import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
                                   citation_lines, constrain, measurements, section_headings, site_notices,
-                                  table_row_cells)
+                                  symbols_only, table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -100,10 +100,16 @@ def test_measurements_hold_a_decimal_number_and_few_letters():
     assert measurements({"text": np.array(texts, dtype=object)}).tolist() == [True] * 4 + [False] * 6
 
 
-def test_constrain_bars_names_and_addresses_for_a_measurement():
-    barred = np.isneginf(constrain(np.zeros((2, len(STATES))), _zones(["Li Sun", "94.65 (7)"], [12, 12])))
+def test_symbols_only_have_no_letter_and_no_digit():
+    texts = ["⨯", "•", " – ", "", "*", "a", "1", "Li ⨯"]
+    assert symbols_only({"text": np.array(texts, dtype=object)}).tolist() == [True] * 5 + [False] * 3
+
+
+def test_constrain_bars_names_and_addresses_for_a_measurement_and_a_lone_symbol():
+    barred = np.isneginf(constrain(np.zeros((3, len(STATES))), _zones(["Li Sun", "94.65 (7)", "⨯"], [12] * 3)))
     assert not barred[0].any()
-    assert np.flatnonzero(barred[1]).tolist() == sorted([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
+    byline = sorted([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
+    assert np.flatnonzero(barred[1]).tolist() == byline and np.flatnonzero(barred[2]).tolist() == byline
 
 
 def test_site_notices_are_notices_not_the_words():
