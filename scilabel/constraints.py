@@ -23,7 +23,9 @@ dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barr
 
 A site notice, a copyright line ("© 2013 Author(s).") or a cookie consent ("We use cookies to improve
 your experience"), is no title, byline, address or reference; an abstract may end with a copyright
-line.
+line. Nor is a site control: a share or bookmark link ("Facebook", "Digg", "CiteULike", "Email") or a
+search or sign-in control ("Skip to main content", "Search for Keyword: GO", "Advanced Search"),
+which in a reference list of one name per line reads like a name.
 
 A section heading ("Results", "Background" set in large type) is no part of the abstract: a short line
 set at least 1.3 times larger than the page's body text is barred from Abstract. The part headings of
@@ -87,6 +89,14 @@ _SITE_NOTICE = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights res
                           r"[^.\n]{0,40}\bcookies\b|\baccept (?:all )?cookies\b", re.I)
 #: ... searched for only in the texts holding one of these (in lower case).
 _SITE_NOTICE_CUES = ("©", "copyright", "all rights", "cookies")
+#: A site control, the whole of a zone's text: a share or bookmark link, a skip link, a search or
+#: sign-in control.
+_SITE_CONTROL = re.compile(
+    r"^[^\w\n]*(?:(?:share (?:on |via )?)?(?:facebook|twitter|linkedin|reddit|wechat|weibo|bluesky|mendeley|citeulike"
+    r"|delicious|digg|google\+|connotea|whatsapp|email|e-mail)|share|print|skip to [\w ]{1,30}|(?:advanced )?search"
+    r"(?: for [\w ]{1,20}:?(?: go)?)?|sign in|sign up|log ?in|log ?out|register)[^\w\n]*$", re.I | re.M)
+#: Longest text (characters) read as a site control.
+SITE_CONTROL_MAX_LEN = 60
 #: States a site notice cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
 #: Fewest zones side by side (the same top, to the pixel, on one page) that make a table row.
@@ -146,6 +156,16 @@ def site_notices(zones: Zones | ZoneArrays) -> np.ndarray:
     return ZoneArrays.of(zones).cue_matches(_SITE_NOTICE, _SITE_NOTICE_CUES, lowered=True) > 0
 
 
+def site_controls(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone's text (at most :data:`SITE_CONTROL_MAX_LEN` characters) is a site control
+    (:data:`_SITE_CONTROL`, in full)."""
+    arrays = ZoneArrays.of(zones)
+    short = np.flatnonzero(arrays.chars <= SITE_CONTROL_MAX_LEN)
+    found = np.zeros(arrays.n_zones, dtype=bool)
+    found[short] = search_each(_SITE_CONTROL, [arrays.texts[i] for i in short.tolist()])
+    return found
+
+
 def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone is a short line (at most :data:`HEADING_MAX_WORDS` words) set at least
     :data:`HEADING_SCALE` times the page's body size."""
@@ -194,6 +214,6 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
-    log_emission[np.ix_(np.flatnonzero(site_notices(arrays)), _NOT_A_NOTICE)] = -np.inf
+    log_emission[np.ix_(np.flatnonzero(site_notices(arrays) | site_controls(arrays)), _NOT_A_NOTICE)] = -np.inf
     log_emission[table_row_cells(arrays), STATE_INDEX["References"]] = -np.inf
     return log_emission

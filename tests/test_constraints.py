@@ -1,8 +1,8 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, constrain, measurements, section_headings, site_notices,
-                                  symbols_only, table_row_cells)
+                                  citation_lines, constrain, measurements, section_headings, site_controls,
+                                  site_notices, symbols_only, table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -110,6 +110,20 @@ def test_constrain_bars_names_and_addresses_for_a_measurement_and_a_lone_symbol(
     assert not barred[0].any()
     byline = sorted([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
     assert np.flatnonzero(barred[1]).tolist() == byline and np.flatnonzero(barred[2]).tolist() == byline
+
+
+def test_site_controls_are_whole_share_links_and_search_controls():
+    texts = ["Digg", "Google+", "Share on Facebook", "CiteULike", "E-mail", "Skip to main page content",
+             "Search for Keyword: GO", "Advanced Search", "Log in", "Search:",
+             "Diggle, S. P.", "Search and rescue robots", "Print ISSN 1931-7557", "Facebook friendships and trust",
+             "x", "Citeulike: A researcher's social bookmarking service."]
+    assert site_controls({"text": np.array(texts, dtype=object)}).tolist() == [True] * 10 + [False] * 6
+
+
+def test_constrain_bars_components_but_the_abstract_for_a_site_control():
+    barred = np.isneginf(constrain(np.zeros((1, len(STATES))), _zones(["Delicious"], [12])))[0]
+    assert sorted(np.flatnonzero(barred)) == sorted(STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations",
+                                                                            "References"))
 
 
 def test_site_notices_are_notices_not_the_words():
