@@ -80,7 +80,7 @@ TITLE_RIVAL_WINDOW = 10
 HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
 HEADING_SCALE = 1.3
-#: States neither a byline caption nor a citation line can be in.
+#: States that a byline caption, a citation line, a measurement or a lone symbol cannot be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 #: A site notice: a copyright line ("©", "Copyright 2016" or "Copyright ©", "All rights reserved") or
 #: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies") ...
@@ -210,7 +210,8 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.
     texts = arrays.texts
     citations = citation_lines(texts)
     captions = byline_captions(texts) if captions is None else captions
-    log_emission[np.ix_(np.flatnonzero(captions | citations | measurements(arrays) | symbols_only(arrays)), _NOT_A_BYLINE)] = -np.inf
+    no_byline = captions | citations | measurements(arrays) | symbols_only(arrays)
+    log_emission[np.ix_(np.flatnonzero(no_byline), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
     log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
