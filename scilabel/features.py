@@ -769,12 +769,18 @@ class ZoneArrays:
 
     def after_cue(self, cue: re.Pattern) -> np.ndarray:
         """1 for a zone whose previous zone on the page is a short text (at most 4 words) matching ``cue``
-        (a heading such as "Abstract" or "References"), else 0."""
-        hit = self._cues(cue)
+        (a heading such as "Abstract" or "References") and not a link (a tab or a table of contents
+        entry), else 0."""
+        hit = self._cues(cue) & self._not_links
         out = np.zeros(self.n_zones)
         by_page = self._by_page
         out[by_page[1:]] = (~self._page_starts[1:] & hit[by_page[:-1]]).astype(float)
         return out
+
+    @cached_property
+    def _not_links(self) -> np.ndarray:
+        """Whether under half of each zone's characters are in links."""
+        return self.per_char(self.column("link_chars")) < 0.5
 
     def after_related_cue(self) -> np.ndarray:
         """1 for a zone below a related-content heading (:data:`_RELATED_CUE`), up to the next references
@@ -791,7 +797,7 @@ class ZoneArrays:
         cue = self._cues(_RELATED_CUE, RELATED_CUE_MAX_WORDS)
         late = cue & (self.order_rel >= 0.5)
         heading = self.bold | (self.font_rel >= RELATED_END_SCALE)
-        early = cue & ~late & heading & (self.per_char(self.column("link_chars")) < 0.5)
+        early = cue & ~late & heading & self._not_links
         headings = self._cues(_REFERENCES_CUE) | self._cues(_ABSTRACT_CUE)
         larger = (self.font_rel >= RELATED_END_SCALE) & (self.n_words >= 2)
         out[self._by_page] = self._in_block(late, late | headings) | self._in_block(

@@ -78,6 +78,11 @@ def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     assert list(table.columns) == list(LAYOUT_FEATURES)
     assert table["prev_abstract_cue"].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
     assert table["prev_references_cue"].tolist() == [0, 0, 0, 0, 1, 0, 0, 0]
+    # a tab or a contents entry (a link) is no heading: "Abstract | Article | References" marks nothing
+    tabs = [dict(zone(text, 40 * i), link_chars=len(text)) for i, text in enumerate(["Abstract", "Article",
+                                                                                     "References", "Cited By"])]
+    tabbed = layout_features(pd.DataFrame(tabs))
+    assert tabbed["prev_abstract_cue"].sum() == 0 and tabbed["prev_references_cue"].sum() == 0
     # the same features whatever the row order of the pages
     rows.insert(0, rows.pop())
     shuffled = layout_features(pd.DataFrame(rows))
