@@ -92,9 +92,9 @@ _SITE_NOTICE_CUES = ("©", "copyright", "all rights", "cookies")
 #: A site control, the whole of a zone's text: a share or bookmark link, a skip link, a search or
 #: sign-in control.
 _SITE_CONTROL = re.compile(
-    r"^[^\w\n]*(?:(?:share (?:on |via )?)?(?:facebook|twitter|linkedin|reddit|wechat|weibo|bluesky|mendeley|citeulike"
+    r"\W*(?:(?:share (?:on |via )?)?(?:facebook|twitter|linkedin|reddit|wechat|weibo|bluesky|mendeley|citeulike"
     r"|delicious|digg|google\+|connotea|whatsapp|email|e-mail)|share|print|skip to [\w ]{1,30}|(?:advanced )?search"
-    r"(?: for [\w ]{1,20}:?(?: go)?)?|sign in|sign up|log ?in|log ?out|register)[^\w\n]*$", re.I | re.M)
+    r"(?: for [\w ]{1,20}:?(?: go)?)?|sign in|sign up|log ?in|log ?out|register)\W*", re.I)
 #: Longest text (characters) read as a site control.
 SITE_CONTROL_MAX_LEN = 60
 #: States a site notice cannot be in (an abstract may end with a copyright line).
@@ -159,11 +159,7 @@ def site_notices(zones: Zones | ZoneArrays) -> np.ndarray:
 def site_controls(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone's text (at most :data:`SITE_CONTROL_MAX_LEN` characters) is a site control
     (:data:`_SITE_CONTROL`, in full)."""
-    arrays = ZoneArrays.of(zones)
-    short = np.flatnonzero(arrays.chars <= SITE_CONTROL_MAX_LEN)
-    found = np.zeros(arrays.n_zones, dtype=bool)
-    found[short] = search_each(_SITE_CONTROL, [arrays.texts[i] for i in short.tolist()])
-    return found
+    return short_fullmatches(_SITE_CONTROL, ZoneArrays.of(zones).texts, SITE_CONTROL_MAX_LEN)
 
 
 def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:

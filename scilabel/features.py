@@ -835,19 +835,15 @@ class ZoneArrays:
         position = np.empty(len(order), dtype=np.intp)
         position[order] = np.arange(len(order))
         for row in np.flatnonzero(self.after_cue(_ABSTRACT_CUE)).tolist():
-            k, seen = position[row], set()
-
-            def part(k: int) -> bool:  # a name, then a paragraph
-                if k + 1 >= len(order) or pages[order[k + 1]] != pages[row] or size[order[k]] != size[row]:
-                    return False
-                name = self.texts[order[k]]
-                return (self.n_words[order[k + 1]] >= PART_MIN_WORDS and _PART_LINE.match(name) is not None
-                        and name.lower() not in seen)
-
-            while part(k):
-                seen.add(self.texts[order[k]].lower())
-                out[order[k:k + 2]] = 1.0
-                k += 2
+            seen: set[str] = set()
+            for k in range(position[row], len(order) - 1, 2):  # a part's name, then its paragraph
+                name, paragraph = order[k], order[k + 1]
+                text = self.texts[name]
+                if (pages[paragraph] != pages[row] or size[name] != size[row] or text.lower() in seen
+                        or self.n_words[paragraph] < PART_MIN_WORDS or _PART_LINE.match(text) is None):
+                    break
+                seen.add(text.lower())
+                out[[name, paragraph]] = 1.0
         return out
 
     def first_prose(self) -> np.ndarray:
