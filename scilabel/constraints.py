@@ -39,6 +39,12 @@ DOI's "10.1007" counts as such a number: a citation line that dense in digits is
 A zone of symbols alone, with no letter or digit (a pop-up's close glyph "⨯", a bullet, a dash), is
 no name or address either.
 
+A zone that reads as a sentence (lower-case words outnumber the capitalised ones, and a short one such
+as "the", "of" or "for" is among them) is no byline: an encyclopedia's tagline under the title ("From
+OpenKnowledge Wiki, the peer-reviewed open encyclopedia"), a pop-up's "Search for more papers by this
+author", or the first paragraph of an essay that credits its authors only after the body, all of which
+the byline's place right under the title otherwise draws into Authors.
+
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
 References/BR loop carries the path through the whole table.
@@ -99,6 +105,10 @@ _SITE_CONTROL = re.compile(
 SITE_CONTROL_MAX_LEN = 60
 #: States a site notice cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
+#: Characters at the start of a zone read to tell a sentence.
+SENTENCE_CHARS = 160
+#: Fewest lower-case words of three or more letters in a sentence.
+SENTENCE_MIN_LOWER = 3
 #: Fewest zones side by side (the same top, to the pixel, on one page) that make a table row.
 TABLE_ROW_MIN = 3
 #: A decimal number (".001", "94.65"), not within a longer run of digits and points ("1.2.3").
@@ -185,6 +195,14 @@ def symbols_only(zones: Zones | ZoneArrays) -> np.ndarray:
     return (arrays.letters == 0) & (arrays.figures == 0)
 
 
+def sentences(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone's first :data:`SENTENCE_CHARS` characters read as a sentence: at least
+    :data:`SENTENCE_MIN_LOWER` lower-case words of three or more letters, more of them than words opening
+    with a capital, and a lower-case word of two or three letters."""
+    lower, short, capitalised = ZoneArrays.of(zones).word_cases(SENTENCE_CHARS)
+    return (lower >= SENTENCE_MIN_LOWER) & (lower > capitalised) & (short > 0)
+
+
 def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone sits in a row of at least :data:`TABLE_ROW_MIN` zones side by side: the same
     top (rounded to the pixel) on its page; none without tops."""
@@ -210,7 +228,7 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.
     log_emission[np.ix_(np.flatnonzero(no_byline), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
-    log_emission[arrays.years > 0, STATE_INDEX["Authors"]] = -np.inf
+    log_emission[(arrays.years > 0) | sentences(arrays), STATE_INDEX["Authors"]] = -np.inf
     log_emission[np.ix_(np.flatnonzero(site_notices(arrays) | site_controls(arrays)), _NOT_A_NOTICE)] = -np.inf
     log_emission[table_row_cells(arrays), STATE_INDEX["References"]] = -np.inf
     return log_emission

@@ -623,6 +623,28 @@ class ZoneArrays:
         """Digits of each text."""
         return self.kind_counts[:, _FIGURE]
 
+    def word_cases(self, max_chars: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Words (runs of letters) in the first ``max_chars`` characters of each text: in lower case of
+        three or more letters, in lower case of two or three letters, and opening with a capital."""
+        codes, kinds, rows = self._kinds
+        starts = self._text_starts
+        lengths = np.minimum(np.diff(np.append(starts, len(codes) + 1)) - 1, max_chars)
+        at = np.arange(int(lengths.sum())) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+        kind = kinds[at] >> 2
+        small = kind == _SMALL
+        letter = small | (kind == _CAPITAL)
+        breaks = np.ones(len(at) + 1, dtype=bool)  # [i]: no letter run goes on from i - 1 to i
+        breaks[1:-1] = ~(letter[:-1] & letter[1:]) | (np.diff(at) != 1)
+        first = np.flatnonzero(letter & breaks[:-1])
+        size = np.flatnonzero(letter & breaks[1:]) + 1 - first
+        lower = np.add.reduceat(letter & ~small, first) == 0 if len(first) else np.zeros(0, dtype=bool)
+        row = rows[at[first]]
+
+        def count(words: np.ndarray) -> np.ndarray:
+            return np.bincount(row[words], minlength=self.n_zones)
+
+        return count(lower & (size >= 3)), count(lower & (size >= 2) & (size <= 3)), count(~small[first])
+
     def per_char(self, counts: np.ndarray) -> np.ndarray:
         """Counts per character (at least 1) of each text."""
         return counts / np.maximum(self.chars, 1.0)

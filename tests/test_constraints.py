@@ -1,8 +1,8 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, constrain, measurements, section_headings, site_controls,
-                                  site_notices, symbols_only, table_row_cells)
+                                  citation_lines, constrain, measurements, section_headings, sentences,
+                                  site_controls, site_notices, symbols_only, table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
 
@@ -143,7 +143,28 @@ def test_constrain_bars_components_but_the_abstract_for_a_copyright_notice():
 def test_constrain_bars_the_title_below_a_larger_sentence():
     texts = ["Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia", "Ada Lovelace"]
     barred = np.isneginf(constrain(np.zeros((3, len(STATES))), _zones(texts, [30, 16, 14])))
-    assert barred[:, STATE_INDEX["Title"]].tolist() == [False, True, True] and barred.sum() == 2
+    assert barred[:, STATE_INDEX["Title"]].tolist() == [False, True, True]
+    assert barred.sum() == 4  # and Authors for the two sentences
+
+
+def test_sentences_are_mostly_lower_case_words_with_a_short_one():
+    texts = ["From OpenKnowledge Wiki, the peer-reviewed open encyclopedia",
+             "Search for more papers by this author",
+             "The advent of nanopores as a single-molecule platform has advanced studies of " + "many things " * 20,
+             "for the people",
+             "Curator and contributors: Diego Gazzolo, Francesca Pluchinotta",  # names outnumber the words
+             "Shirley V Wang, assistant professor, associate epidemiologist1,",  # no short lower-case word
+             "eLife staff group",                        # a word with a capital inside is not lower case
+             "Jan van der Berg and Piet de Vries",
+             "on behalf of the United Nations Inter-agency Group for Child Mortality Estimation",
+             "the of in", "", "Ada Lovelace " * 20 + "and the rest of the team were here"]  # only 160 read
+    assert sentences(_zones(texts, [12] * len(texts))).tolist() == [True] * 4 + [False] * 8
+
+
+def test_constrain_bars_authors_for_a_sentence_only():
+    texts = ["From Beepedia, the peer-reviewed open encyclopedia", "Ada Lovelace and Charles Babbage"]
+    barred = np.isneginf(constrain(np.zeros((2, len(STATES))), _zones(texts, [12, 12])))
+    assert [STATES[j] for j in np.flatnonzero(barred[0])] == ["Authors"] and not barred[1].any()
 
 
 def test_table_row_cells_are_three_or_more_zones_side_by_side_on_one_page():
