@@ -107,6 +107,8 @@ SITE_CONTROL_MAX_LEN = 60
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
 #: Characters at the start of a zone read to tell a sentence.
 SENTENCE_CHARS = 160
+#: Fewest words in a sentence (an obfuscated e-mail address, "samantha [at] zooniverse.org", has three).
+SENTENCE_MIN_WORDS = 4
 #: Fewest lower-case words of three or more letters in a sentence.
 SENTENCE_MIN_LOWER = 3
 #: Fewest zones side by side (the same top, to the pixel, on one page) that make a table row.
@@ -196,11 +198,13 @@ def symbols_only(zones: Zones | ZoneArrays) -> np.ndarray:
 
 
 def sentences(zones: Zones | ZoneArrays) -> np.ndarray:
-    """Whether each zone's first :data:`SENTENCE_CHARS` characters read as a sentence: at least
-    :data:`SENTENCE_MIN_LOWER` lower-case words of three or more letters, more of them than words opening
-    with a capital, and a lower-case word of two or three letters."""
-    lower, short, capitalised = ZoneArrays.of(zones).word_cases(SENTENCE_CHARS)
-    return (lower >= SENTENCE_MIN_LOWER) & (lower > capitalised) & (short > 0)
+    """Whether each zone has at least :data:`SENTENCE_MIN_WORDS` words and its first
+    :data:`SENTENCE_CHARS` characters read as a sentence: at least :data:`SENTENCE_MIN_LOWER` lower-case
+    words of three or more letters, more of them than words opening with a capital, and a lower-case
+    word of two or three letters."""
+    arrays = ZoneArrays.of(zones)
+    lower, short, capitalised = arrays.word_cases(SENTENCE_CHARS)
+    return (arrays.n_words >= SENTENCE_MIN_WORDS) & (lower >= SENTENCE_MIN_LOWER) & (lower > capitalised) & (short > 0)
 
 
 def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:

@@ -151,14 +151,15 @@ def test_sentences_are_mostly_lower_case_words_with_a_short_one():
     texts = ["From OpenKnowledge Wiki, the peer-reviewed open encyclopedia",
              "Search for more papers by this author",
              "The advent of nanopores as a single-molecule platform has advanced studies of " + "many things " * 20,
-             "for the people",
+             "for all the people",
              "Curator and contributors: Diego Gazzolo, Francesca Pluchinotta",  # names outnumber the words
              "Shirley V Wang, assistant professor, associate epidemiologist1,",  # no short lower-case word
              "eLife staff group",                        # a word with a capital inside is not lower case
              "Jan van der Berg and Piet de Vries",
              "on behalf of the United Nations Inter-agency Group for Child Mortality Estimation",
+             "samantha [at] zooniverse.org",  # three words: an address, no sentence
              "the of in", "", "Ada Lovelace " * 20 + "and the rest of the team were here"]  # only 160 read
-    assert sentences(_zones(texts, [12] * len(texts))).tolist() == [True] * 4 + [False] * 8
+    assert sentences(_zones(texts, [12] * len(texts))).tolist() == [True] * 4 + [False] * 9
 
 
 def test_constrain_bars_authors_for_a_sentence_only():
