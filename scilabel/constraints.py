@@ -1,7 +1,7 @@
 """States a zone's text or type rules out, applied to the log-emissions before decoding.
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
-"Author information", "Addresses") is never a name or an address, yet it looks like one to the
+"Author information", "Addresses", Springer's "Email author" link under a name) is never a name or an address, yet it looks like one to the
 emission: it is short, capitalised as names are, and the word "authors" opens bylines ("Authors: Li
 Sun, ...").
 The generated training pages hold few such captions between the title and the byline, so the HMM
@@ -62,7 +62,7 @@ from .references.names import PARTICLES
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
 _CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|"
-                 r"contributors?|information|details")
+                 r"contributors?|information|details|e-?mail")
 BYLINE_CAPTION = re.compile(rf"(?i)\W*(?:{_CAPTION_WORD})(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60

@@ -8,10 +8,11 @@ from scilabel.labels import STATE_INDEX, STATES
 
 def test_byline_captions_are_captions_and_nothing_else():
     texts = ["Authors", "Authors and affiliations", "Corresponding Author", "Correspondence:", "Author information ▼",
-             "AUTHORS", " Affiliation ", "Author(s)", "Addresses", "Affiliation(s):",
+             "AUTHORS", " Affiliation ", "Author(s)", "Addresses", "Affiliation(s):", "Email author", "E-mail",
              "Authors: Li Sun, Datao Wang", "and", "Authors’ contributions", "About the authors", "Authority",
-             "Author information and affiliations details " * 2, None, "Addressee", "Author(s) Li Sun"]
-    assert byline_captions(texts).tolist() == [True] * 10 + [False] * 9
+             "Author information and affiliations details " * 2, None, "Addressee", "Author(s) Li Sun",
+             "Email: li.sun@example.org"]
+    assert byline_captions(texts).tolist() == [True] * 12 + [False] * 10
 
 
 def test_citation_lines_open_with_names_then_the_year():
