@@ -45,6 +45,9 @@ OpenKnowledge Wiki, the peer-reviewed open encyclopedia"), a pop-up's "Search fo
 author", or the first paragraph of an essay that credits its authors only after the body, all of which
 the byline's place right under the title otherwise draws into Authors.
 
+An editor's credit ("Associate Editor: James F. Cahill", "Edited by ...", "Reviewed by ...") names
+people who did not write the article; it is barred from Authors and Affiliations.
+
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
 References/BR loop carries the path through the whole table.
@@ -86,7 +89,8 @@ TITLE_RIVAL_WINDOW = 10
 HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
 HEADING_SCALE = 1.3
-#: States that a byline caption, a citation line, a measurement or a lone symbol cannot be in.
+#: States that a byline caption, a citation line, a measurement, a lone symbol or an editor's credit
+#: cannot be in.
 _NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 #: A site notice: a copyright line ("©", "Copyright 2016" or "Copyright ©", "All rights reserved") or
 #: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies") ...
@@ -105,6 +109,12 @@ _SITE_CONTROL = re.compile(
 SITE_CONTROL_MAX_LEN = 60
 #: States a site notice cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
+#: An editor's or reviewer's credit, at the start of a zone ("Associate Editor:", "Edited by") ...
+_EDITOR_CREDIT = re.compile(r"^\W*(?:(?:(?:associate|academic|handling|guest|section|senior|chief|managing|consulting|"
+                            r"review(?:ing)?)\s+)?editors?\b(?!ial)|(?:edited|reviewed|communicated|recommended)\s+by\b)",
+                            re.I)
+#: ... searched for only in the texts holding one of these in lower case (every credit does).
+_EDITOR_CREDIT_CUES = ("editor", "ed by")
 #: Characters at the start of a zone read to tell a sentence.
 SENTENCE_CHARS = 160
 #: Fewest words in a sentence (an obfuscated e-mail address, "samantha [at] zooniverse.org", has three).
@@ -197,6 +207,11 @@ def symbols_only(zones: Zones | ZoneArrays) -> np.ndarray:
     return (arrays.letters == 0) & (arrays.figures == 0)
 
 
+def editor_credits(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone opens with an editor's or reviewer's credit (:data:`_EDITOR_CREDIT`)."""
+    return ZoneArrays.of(zones).cue_matches(_EDITOR_CREDIT, _EDITOR_CREDIT_CUES, lowered=True) > 0
+
+
 def sentences(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone has at least :data:`SENTENCE_MIN_WORDS` words and its first
     :data:`SENTENCE_CHARS` characters read as a sentence: at least :data:`SENTENCE_MIN_LOWER` lower-case
@@ -228,7 +243,7 @@ def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.
     texts = arrays.texts
     citations = citation_lines(texts)
     captions = byline_captions(texts) if captions is None else captions
-    no_byline = captions | citations | measurements(arrays) | symbols_only(arrays)
+    no_byline = captions | citations | measurements(arrays) | symbols_only(arrays) | editor_credits(arrays)
     log_emission[np.ix_(np.flatnonzero(no_byline), _NOT_A_BYLINE)] = -np.inf
     log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
     log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf

@@ -1,7 +1,7 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, constrain, measurements, section_headings, sentences,
+                                  citation_lines, constrain, editor_credits, measurements, section_headings, sentences,
                                   site_controls, site_notices, symbols_only, table_row_cells)
 from scilabel.labels import STATE_INDEX, STATES
 
@@ -184,3 +184,13 @@ def test_constrain_bars_references_for_a_table_cell_only():
     barred = np.isneginf(constrain(np.zeros((4, len(STATES))), zones))
     assert barred[:, STATE_INDEX["References"]].tolist() == [True, True, True, False]
     assert barred[:, STATE_INDEX["BR"]].sum() == 0
+
+
+def test_editor_credits_open_with_an_editor_or_reviewer():
+    texts = ["Associate Editor: James F. Cahill", "Edited by: Diana R. Nemergut, University of Colorado",
+             "Reviewed by Richard Smith", "Editors: A. Smith and B. Jones",
+             "Editor's note on Li Sun",  # an editor's line is no byline either
+             "Editorial", "Li Sun, editor of the series", "Accepted by the editors", "Ada Lovelace"]
+    assert editor_credits(_zones(texts, [12] * len(texts))).tolist() == [True] * 5 + [False] * 4
+    barred = np.isneginf(constrain(np.zeros((len(texts), len(STATES))), _zones(texts, [12] * len(texts))))
+    assert barred[0, STATE_INDEX["Authors"]] and barred[0, STATE_INDEX["Affiliations"]]
