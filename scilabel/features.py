@@ -52,7 +52,7 @@ ABSTRACT_PART_NAMES = (
 #: subjects ...", "Results: For the ...", not the heading "Methods" alone nor "Results of the model ...".
 _ABSTRACT_PART = re.compile(rf"\s*(?i:{ABSTRACT_PART_NAMES})\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
 #: A part's name on a line of its own ("Methods", "Results:").
-_PART_LINE = re.compile(rf"(?:{ABSTRACT_PART_NAMES})[:.]?$", re.I)
+PART_LINE = re.compile(rf"(?:{ABSTRACT_PART_NAMES})[:.]?$", re.I)
 #: Fewest words of the paragraph under a part's name of its own.
 PART_MIN_WORDS = 5
 _ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
@@ -628,7 +628,7 @@ class ZoneArrays:
         three or more letters, in lower case of two or three letters, and opening with a capital."""
         codes, kinds, rows = self._kinds
         starts = self._text_starts
-        lengths = np.minimum(np.diff(np.append(starts, len(codes) + 1)) - 1, max_chars)
+        lengths = np.minimum(self.chars, max_chars).astype(np.intp)
         at = np.arange(int(lengths.sum())) + np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
         kind = kinds[at] >> 2
         small = kind == _SMALL
@@ -862,7 +862,7 @@ class ZoneArrays:
                 name, paragraph = order[k], order[k + 1]
                 text = self.texts[name]
                 if (pages[paragraph] != pages[row] or size[name] != size[row] or text.lower() in seen
-                        or self.n_words[paragraph] < PART_MIN_WORDS or _PART_LINE.match(text) is None):
+                        or self.n_words[paragraph] < PART_MIN_WORDS or PART_LINE.match(text) is None):
                     break
                 seen.add(text.lower())
                 out[[name, paragraph]] = 1.0

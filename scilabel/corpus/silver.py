@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from tqdm import tqdm
 
 from ..cache import cached_zones
-from ..features import ABSTRACT_PART_NAMES, PART_MIN_WORDS
+from ..features import PART_LINE, PART_MIN_WORDS
 from ..labels import LABELS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
@@ -49,8 +49,6 @@ ENTRY_REACH = 40
 #: Longest normalised zone a reference declared without title or text is looked for in.
 ENTRY_CHARS = 600
 _ENTRY_NUMBER = re.compile(r"^\d{1,3}$")
-#: A structured abstract's part heading on its own line (normalised).
-_PART_HEADING = re.compile(rf"^(?:{ABSTRACT_PART_NAMES})$")
 #: A zone holding only affiliation markers ("1", "1 2", "a"; "*", "†" normalise to nothing).
 _MARKER_ONLY = re.compile(r"^(?:(?:\d{1,2}|[a-z])(?: (?:\d{1,2}|[a-z]))*)?$")
 #: A year, which no byline line holds ("Cintas, J., Montes, J.M. et al. J Mater Sci (2005) 40: 3911",
@@ -284,7 +282,7 @@ def _align_abstract(norm: list[str], abstract: str, start: int, result: SilverRe
 def _unscored_after_cut(norm: list[str], j: int, result: SilverResult) -> None:
     """A cut tag shows where the abstract starts, not where it ends: from zone ``j``, the further parts
     of a structured abstract (a part's name on its own line, then its paragraph) have unknown gold."""
-    while j < len(norm) and result.labels[j] == "other" and _PART_HEADING.match(norm[j]):
+    while j < len(norm) and result.labels[j] == "other" and PART_LINE.match(norm[j]):
         result.unscored[j] = "abstract"
         j += 1
         if j < len(norm) and result.labels[j] == "other" and len(norm[j].split()) >= PART_MIN_WORDS:
