@@ -1,9 +1,9 @@
 """States a zone's text or type rules out, applied to the log-emissions before decoding.
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
-"Author information", "Addresses", Springer's "Email author" link under a name) is never a name or an address, yet it looks like one to the
-emission: it is short, capitalised as names are, and the word "authors" opens bylines ("Authors: Li
-Sun, ...").
+"Author information", "Addresses", Springer's "Email author" link under a name) is never a name or an
+address, yet it looks like one to the emission: it is short, capitalised as names are, and the word
+"authors" opens bylines ("Authors: Li Sun, ...").
 The generated training pages hold few such captions between the title and the byline, so the HMM
 would rather read them as authors than pay for a gap there. Barring the Authors and Affiliations
 states for them leaves the decoder a gap state (or another component) instead.
