@@ -610,8 +610,7 @@ class ZoneArrays:
     @cached_property
     def caps(self) -> np.ndarray:
         """Share of capitals among the letters of each text."""
-        kinds = self.kind_counts
-        return kinds[:, _CAPITAL] / np.maximum(kinds[:, _CAPITAL] + kinds[:, _SMALL], 1.0)
+        return self.kind_counts[:, _CAPITAL] / np.maximum(self.letters, 1.0)
 
     @property
     def letters(self) -> np.ndarray:
