@@ -1,4 +1,8 @@
-"""States a zone's text or type rules out, applied to the log-emissions before decoding.
+"""What a zone's text or type shows it is not: the predicates of the hand rules (vetoes).
+
+Each predicate takes a page's zones and returns a boolean mask of them; which states a rule then bars
+before decoding is data, in the veto table :data:`scilabel.rules.vetoes.DEFAULT_VETOES`. Why each
+rule holds:
 
 A byline caption ("Authors", "Authors and affiliations", "Corresponding Author", "Correspondence",
 "Author information", "Addresses", Springer's "Email author" link under a name) is never a name or an
@@ -55,12 +59,10 @@ References/BR loop carries the path through the whole table.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import numpy as np
 
 from .features import ZoneArrays, Zones, page_codes, search_each, short_fullmatches
-from .labels import STATE_INDEX
 from .references.names import PARTICLES
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
@@ -89,9 +91,6 @@ TITLE_RIVAL_WINDOW = 10
 HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
 HEADING_SCALE = 1.3
-#: States that a byline caption, a citation line, a measurement, a lone symbol or an editor's credit
-#: cannot be in.
-_NOT_A_BYLINE = np.array([STATE_INDEX["Authors"], STATE_INDEX["Affiliations"]])
 #: A site notice: a copyright line ("©", "Copyright 2016" or "Copyright ©", "All rights reserved") or
 #: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies") ...
 _SITE_NOTICE = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights reserved\b"
@@ -107,8 +106,6 @@ _SITE_CONTROL = re.compile(
     r"(?: for [\w ]{1,20}:?(?: go)?)?|sign in|sign up|log ?in|log ?out|register)\W*", re.I)
 #: Longest text (characters) read as a site control.
 SITE_CONTROL_MAX_LEN = 60
-#: States a site notice cannot be in (an abstract may end with a copyright line).
-_NOT_A_NOTICE = np.array([STATE_INDEX[s] for s in ("Title", "Authors", "Affiliations", "References")])
 #: An editor's or reviewer's credit, at the start of a zone ("Associate Editor:", "Edited by") ...
 _EDITOR_CREDIT = re.compile(r"^\W*(?:(?:(?:associate|academic|handling|guest|section|senior|chief|managing|consulting|"
                             r"review(?:ing)?)\s+)?editors?\b(?!ial)|(?:edited|reviewed|communicated|recommended)\s+by\b)",
@@ -129,16 +126,16 @@ _DECIMAL = re.compile(r"(?<![\d.])\d*\.\d+(?![\d.])")
 MEASUREMENT_LETTERS_PER_DIGIT = 2
 
 
-def byline_captions(texts: Sequence[str]) -> np.ndarray:
-    """Whether each text is a byline caption and nothing else (:data:`BYLINE_CAPTION`)."""
-    return short_fullmatches(BYLINE_CAPTION, texts, CAPTION_MAX_LEN)
+def byline_captions(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone's text is a byline caption and nothing else (:data:`BYLINE_CAPTION`)."""
+    return short_fullmatches(BYLINE_CAPTION, ZoneArrays.of(zones).texts, CAPTION_MAX_LEN)
 
 
-def citation_lines(texts: Sequence[str]) -> np.ndarray:
-    """Whether each text opens as a bibliographic citation: names (a comma between them, no lower-case
-    word but :data:`_LOWER_NAME_WORDS`), then the year in parentheses, then the title
+def citation_lines(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone's text opens as a bibliographic citation: names (a comma between them, no
+    lower-case word but :data:`_LOWER_NAME_WORDS`), then the year in parentheses, then the title
     (:data:`_CITATION_OPENING`); tried only on the texts holding such a year."""
-    texts = list(map(str, texts))
+    texts = ZoneArrays.of(zones).texts
     found = np.zeros(len(texts), dtype=bool)
     for i in np.flatnonzero(search_each(_CITATION_YEAR, texts)).tolist():
         match = _CITATION_OPENING.match(texts[i])
@@ -201,6 +198,11 @@ def measurements(zones: Zones | ZoneArrays) -> np.ndarray:
     return found
 
 
+def dated(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone holds a year (1800-2099, as :attr:`ZoneArrays.years` counts them)."""
+    return ZoneArrays.of(zones).years > 0
+
+
 def symbols_only(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone holds no letter and no digit (an empty text included)."""
     arrays = ZoneArrays.of(zones)
@@ -234,20 +236,3 @@ def table_row_cells(zones: Zones | ZoneArrays) -> np.ndarray:
     _, row, size = np.unique(rows, return_inverse=True, return_counts=True)
     return size[row] >= TABLE_ROW_MIN
 
-
-def constrain(log_emission: np.ndarray, zones: Zones | ZoneArrays, captions: np.ndarray | None = None) -> np.ndarray:
-    """``log_emission`` (zones x 16, changed in place and returned) with the states each zone's text or
-    type rules out set to -inf; ``captions`` is :func:`byline_captions` of the zones' texts when the
-    caller has it already."""
-    arrays = ZoneArrays.of(zones)
-    texts = arrays.texts
-    citations = citation_lines(texts)
-    captions = byline_captions(texts) if captions is None else captions
-    no_byline = captions | citations | measurements(arrays) | symbols_only(arrays) | editor_credits(arrays)
-    log_emission[np.ix_(np.flatnonzero(no_byline), _NOT_A_BYLINE)] = -np.inf
-    log_emission[citations | section_headings(arrays), STATE_INDEX["Abstract"]] = -np.inf
-    log_emission[below_larger_text(arrays) | above_larger_text(arrays), STATE_INDEX["Title"]] = -np.inf
-    log_emission[(arrays.years > 0) | sentences(arrays), STATE_INDEX["Authors"]] = -np.inf
-    log_emission[np.ix_(np.flatnonzero(site_notices(arrays) | site_controls(arrays)), _NOT_A_NOTICE)] = -np.inf
-    log_emission[table_row_cells(arrays), STATE_INDEX["References"]] = -np.inf
-    return log_emission

@@ -17,12 +17,12 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
-from .constraints import byline_captions, constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
 from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
+from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
 
 log = logging.getLogger(__name__)
 _LABEL_OF_STATE = np.array([LABELS.index(STATE_LABEL[s]) for s in STATES])
@@ -57,16 +57,6 @@ def _label_posterior(state_posterior: np.ndarray) -> np.ndarray:
     return out
 
 
-def passed_over(texts: list[str]) -> np.ndarray:
-    """Units the HMM's path passes over: byline captions ("Authors and affiliations", "Corresponding
-    Author", :func:`~scilabel.constraints.byline_captions`), labelled ``other`` where they stand. A
-    caption between the title and the byline, or between two names, then costs the path no detour
-    through a gap state (Title -> BTA -> Authors is a rare order in training, Title -> Authors a common
-    one). Decoding only: training counts them as the gap zones they are (left out there too, they made
-    BAA -> Affiliations rarer, and an address block after other furniture was missed)."""
-    return byline_captions(texts)
-
-
 class ZoneLabeler(BaseEstimator):
     """Label article zones with an emission model and Viterbi decoding of the article HMM.
 
@@ -87,12 +77,17 @@ class ZoneLabeler(BaseEstimator):
         (BARH -> References; None: counted)
     affiliations_to_barh : probability that the page goes on past its abstract after affiliations
         that follow the abstract (Affiliations -> BARH, late_affiliations topology; None: counted)
+    vetoes : hand rules applied before decoding (:class:`~scilabel.rules.vetoes.Veto`): states barred
+        where a rule's predicate holds, and units the path passes over; ``()`` decodes the emission
+        alone. Decoding only, so a fitted labeller's vetoes may be changed without refitting
+        (``set_params(vetoes=without(labeler.vetoes, "sentence"))``)
     """
 
     def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
-                 barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06):
+                 barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
+                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -102,10 +97,12 @@ class ZoneLabeler(BaseEstimator):
         self.br_self_loop = br_self_loop
         self.barh_to_references = barh_to_references
         self.affiliations_to_barh = affiliations_to_barh
+        self.vetoes = vetoes
 
     def __setstate__(self, state: dict) -> None:
-        # models pickled before these parameters existed kept the counted transitions
-        super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), **state})
+        # models pickled before these parameters existed kept the counted transitions and ran the
+        # default vetoes
+        super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), "vetoes": DEFAULT_VETOES, **state})
 
     def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
         if isinstance(self.emission, str):
@@ -164,13 +161,12 @@ class ZoneLabeler(BaseEstimator):
 
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
-        the states their texts or type rule out barred, :mod:`scilabel.constraints`); and which units
-        the path passes over (:func:`passed_over`)."""
+        the states the vetoes rule out barred); and which units the path passes over (the vetoes of that kind)."""
         columns = _columns(zones)
         units, unit_zones = self._units(columns)
-        arrays = ZoneArrays(unit_zones)  # shared: the constraints read what the emission computed
-        over = passed_over(arrays.texts)  # the byline captions, which the constraints bar too
-        log_emission = constrain(self.emission_.log_likelihood(arrays), arrays, captions=over)
+        arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
+        log_emission = self.emission_.log_likelihood(arrays)
+        over = apply_vetoes(self.vetoes, log_emission, arrays)
         return [units[rows] for rows in _pages(columns)], log_emission, over
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:

@@ -1,0 +1,121 @@
+"""The veto table: hand rules that bar states for the zones a predicate picks, applied before decoding.
+
+A :class:`Veto` names a rule, the predicate that finds its zones (a module-level function of a page's
+:class:`~scilabel.features.ZoneArrays`, returning a boolean mask, so that the table pickles with the
+model) and the states it bars there. ``ZoneLabeler(vetoes=...)`` takes the table: :data:`DEFAULT_VETOES`
+by default, ``()`` for the labeller without hand rules, ``without(DEFAULT_VETOES, "sentence")`` to leave
+one out. Vetoes act only when decoding, so a fitted labeller's table may be changed with
+``set_params`` and no refit. Why each default rule holds is told in :mod:`scilabel.constraints`.
+
+A new rule is a predicate and one line of the table, e.g. "a zone reading 'Advertisement' is no
+title"::
+
+    def advertisements(zones):
+        return np.array([t.strip() == "Advertisement" for t in ZoneArrays.of(zones).texts])
+
+    ZoneLabeler(vetoes=(*DEFAULT_VETOES, Veto("advertisement", advertisements, bars=("Title",))))
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..constraints import (above_larger_text, below_larger_text, byline_captions, citation_lines, dated,
+                           editor_credits, measurements, section_headings, sentences, site_controls, site_notices,
+                           symbols_only, table_row_cells)
+from ..features import ZoneArrays, Zones
+from ..labels import STATE_INDEX, STATES
+
+Predicate = Callable[[ZoneArrays], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Veto:
+    """A hand rule: the zones where ``predicate`` holds may not be in the states ``bars``.
+
+    Parameters
+    ----------
+    name : what the rule is called (unique within a table; :func:`without` leaves rules out by name)
+    predicate : a module-level function (so that it pickles) of a page's zones
+        (:class:`~scilabel.features.ZoneArrays`) returning a boolean mask of them
+    bars : names of the states (:data:`~scilabel.labels.STATES`) barred where the predicate holds
+    pass_over : the other kind of rule: the decoded path passes over the zones where the predicate
+        holds, labelling them ``other`` in the gap state where they stand (HMM decoding only)
+    """
+
+    name: str
+    predicate: Predicate
+    bars: tuple[str, ...] = ()
+    pass_over: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bars", tuple(self.bars))
+        unknown = [s for s in self.bars if s not in STATE_INDEX]
+        if unknown:
+            raise ValueError(f"veto {self.name!r} bars unknown states {unknown}; states are {list(STATES)}")
+        if not callable(self.predicate):
+            raise TypeError(f"veto {self.name!r}: predicate must be a function of the zones")
+        if not self.bars and not self.pass_over:
+            raise ValueError(f"veto {self.name!r} neither bars a state nor passes over its zones")
+
+    def __repr__(self) -> str:
+        predicate = f"{self.predicate.__module__}.{getattr(self.predicate, '__qualname__', self.predicate)}"
+        kind = ", pass_over=True" if self.pass_over else ""
+        return f"Veto({self.name!r}, {predicate}, bars={self.bars!r}{kind})"
+
+
+#: States a byline caption, a citation line, a measurement, a lone symbol or an editor's credit cannot be in.
+_NOT_A_BYLINE = ("Authors", "Affiliations")
+#: States a site notice or control cannot be in (an abstract may end with a copyright line).
+_NOT_A_NOTICE = ("Title", "Authors", "Affiliations", "References")
+
+#: The hand rules a labeller applies unless told otherwise.
+DEFAULT_VETOES: tuple[Veto, ...] = (
+    Veto("byline_caption", byline_captions, bars=_NOT_A_BYLINE),
+    Veto("citation_line", citation_lines, bars=(*_NOT_A_BYLINE, "Abstract")),
+    Veto("measurement", measurements, bars=_NOT_A_BYLINE),
+    Veto("symbols_only", symbols_only, bars=_NOT_A_BYLINE),
+    Veto("editor_credit", editor_credits, bars=_NOT_A_BYLINE),
+    Veto("section_heading", section_headings, bars=("Abstract",)),
+    Veto("below_larger_text", below_larger_text, bars=("Title",)),
+    Veto("above_larger_text", above_larger_text, bars=("Title",)),
+    Veto("dated", dated, bars=("Authors",)),
+    Veto("sentence", sentences, bars=("Authors",)),
+    Veto("site_notice", site_notices, bars=_NOT_A_NOTICE),
+    Veto("site_control", site_controls, bars=_NOT_A_NOTICE),
+    Veto("table_row_cell", table_row_cells, bars=("References",)),
+    # A caption between the title and the byline, or between two names, then costs the path no detour
+    # through a gap state (Title -> BTA -> Authors is a rare order in training, Title -> Authors a common
+    # one). Decoding only: training counts captions as the gap zones they are (left out there too, they
+    # made BAA -> Affiliations rarer, and an address block after other furniture was missed).
+    Veto("byline_caption_passed_over", byline_captions, pass_over=True),
+)
+
+
+def without(vetoes: Iterable[Veto], *names: str) -> tuple[Veto, ...]:
+    """``vetoes`` but those called ``names`` (the ablation of one rule or a few)."""
+    vetoes = tuple(vetoes)
+    unknown = set(names) - {veto.name for veto in vetoes}
+    if unknown:
+        raise ValueError(f"no veto called {sorted(unknown)}; the vetoes are {[veto.name for veto in vetoes]}")
+    return tuple(veto for veto in vetoes if veto.name not in names)
+
+
+def apply_vetoes(vetoes: Iterable[Veto], log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
+    """Bar, in ``log_emission`` (zones x states, changed in place: -inf), the states each veto bars where
+    its predicate holds; return which zones the path passes over. A predicate shared by several vetoes
+    runs once."""
+    arrays = ZoneArrays.of(zones)
+    holds: dict[Predicate, np.ndarray] = {}
+    over = np.zeros(arrays.n_zones, dtype=bool)
+    for veto in vetoes:
+        if veto.predicate not in holds:
+            holds[veto.predicate] = np.asarray(veto.predicate(arrays), dtype=bool)
+        mask = holds[veto.predicate]
+        if veto.bars:
+            log_emission[np.ix_(np.flatnonzero(mask), [STATE_INDEX[s] for s in veto.bars])] = -np.inf
+        if veto.pass_over:
+            over |= mask
+    return over
