@@ -1,6 +1,8 @@
 """The zone labeller: emission arithmetic, estimator conventions, decoding, persistence."""
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 
 import joblib
@@ -9,11 +11,12 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from scilabel import labeler as labeler_module
 from scilabel.emission import NaiveBayesEmission, SVMEmission
+from scilabel.features import ZoneArrays
 from scilabel.labeler import ZoneLabeler
 from scilabel.labels import LABELS, STATE_INDEX, STATES, labels_to_states
 from scilabel.persistence import ModelError, load_model, save_model
+from scilabel.rules.vetoes import DEFAULT_VETOES, Veto, without
 
 rng = np.random.default_rng(7)
 TITLE_WORDS = "effects of drought on root growth in field beans a cohort study".split()
@@ -95,16 +98,70 @@ def test_labels_synthetic_pages_and_follows_the_topology(fitted, pages):
     assert fitted.score(test) > 0.9
 
 
-def test_a_byline_caption_is_never_read_as_authors(fitted, monkeypatch):
+def with_vetoes(labeler: ZoneLabeler, vetoes) -> ZoneLabeler:
+    """A copy of the fitted ``labeler`` decoding with ``vetoes`` (they act only when decoding: no refit)."""
+    return copy.deepcopy(labeler).set_params(vetoes=vetoes)
+
+
+def test_a_byline_caption_is_never_read_as_authors(fitted):
     page = synthetic_page(200)
     page.insert(2, dict(zone("Authors", "other", page[1]["y"] + 20, 17), page="p200"))
     test = pd.DataFrame(page)
     labels = fitted.predict(test)
     assert labels[2] != "authors" and labels[3] == "authors"
     assert fitted.label_pages(test)[0].states[2] == "BTA" and fitted.predict_proba(test)[2, LABELS.index("other")] == 1
-    monkeypatch.setattr(labeler_module, "constrain", lambda log_emission, zones, captions=None: log_emission)
-    monkeypatch.setattr(labeler_module, "passed_over", lambda texts: np.zeros(len(texts), dtype=bool))
-    assert fitted.predict(test)[2] == "authors"  # what the constraint and passing over prevent
+    assert with_vetoes(fitted, ()).predict(test)[2] == "authors"  # what the veto and passing over prevent
+    # either suffices: barring the byline's states, or passing the caption over
+    for name in ("byline_caption", "byline_caption_passed_over"):
+        assert with_vetoes(fitted, without(DEFAULT_VETOES, name)).predict(test)[2] == "other"
+    assert with_vetoes(fitted, without(DEFAULT_VETOES, "byline_caption", "byline_caption_passed_over")).predict(
+        test)[2] == "authors"
+
+
+def advertisements(zones):
+    """The worked example of a new veto's predicate: a zone reading "Advertisement"."""
+    return np.array([text.strip() == "Advertisement" for text in ZoneArrays.of(zones).texts])
+
+
+NO_AD_TITLE = (*DEFAULT_VETOES, Veto("advertisement", advertisements, bars=("Title",)))
+
+
+def test_a_custom_veto_changes_the_decoded_path(fitted):
+    page = synthetic_page(400)
+    page[1] = dict(page[1], text="Advertisement")  # set as the title is
+    test = pd.DataFrame(page)
+    assert fitted.label_pages(test)[0].states[1] == "Title"
+    ruled = with_vetoes(fitted, NO_AD_TITLE)
+    decoded = ruled.label_pages(test)[0]
+    assert decoded.states[1] != "Title" and decoded.labels[1] == "other"
+    assert "Title" not in decoded.states  # the page has no other title
+    assert ruled.predict_proba(test)[1, LABELS.index("title")] == 0
+
+
+def test_vetoes_are_a_parameter(fitted, pages):
+    assert ZoneLabeler().get_params()["vetoes"] is DEFAULT_VETOES
+    labeler = ZoneLabeler(emission="nb", vetoes=NO_AD_TITLE)
+    assert labeler.get_params()["vetoes"] is NO_AD_TITLE  # stored as given
+    twin = clone(labeler)
+    assert twin.get_params()["vetoes"] == NO_AD_TITLE and repr(twin) == repr(labeler)
+    assert "advertisement" in repr(labeler) and "vetoes" not in repr(ZoneLabeler())
+    assert clone(fitted).set_params(vetoes=()).vetoes == ()
+
+
+def test_a_labeler_with_its_vetoes_pickles(fitted, pages):
+    ruled = with_vetoes(fitted, NO_AD_TITLE)
+    restored = pickle.loads(pickle.dumps(ruled))
+    assert restored.vetoes == NO_AD_TITLE
+    np.testing.assert_array_equal(restored.predict(pages), ruled.predict(pages))
+
+
+def test_labeler_pickled_before_the_vetoes_runs_the_default_ones(fitted, pages):
+    old = dict(fitted.__getstate__())
+    del old["vetoes"]
+    restored = ZoneLabeler.__new__(ZoneLabeler)
+    restored.__setstate__(old)
+    assert restored.get_params()["vetoes"] is DEFAULT_VETOES
+    np.testing.assert_array_equal(restored.predict(pages), fitted.predict(pages))
 
 
 def test_the_path_passes_over_a_byline_caption_between_title_and_byline(fitted):
