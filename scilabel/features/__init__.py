@@ -1,21 +1,23 @@
-"""Zone features: the words of a zone and its layout.
+"""Zone features: the words of a zone and its layout, one row per zone.
 
-=============  ===============================================================================
-``text``       the tokenizer (:func:`tokenize`) and the vocabulary index that counts its tokens
-               (:class:`TokenIndex`, :func:`vocabulary_index`)
-``chars``      code points and character classes
-``arrays``     zones as arrays (:class:`ZoneArrays`), computed once and shared by every feature
-``layout``     layout features (:data:`LAYOUT_FEATURES`, :func:`layout_matrix`)
-``cues``       rule-like cue features (the heading above, names, abstract parts, first prose)
-``derived``    values derived from fitted attributes, kept while their estimator lives
-=============  ===============================================================================
+- :mod:`~scilabel.features.chars`: code points and character classes.
+- :mod:`~scilabel.features.text`: the tokenizer (:func:`tokenize`) and the vocabulary index that counts
+  its tokens as ``CountVectorizer`` would (:class:`TokenIndex`, :func:`vocabulary_index`).
+- :mod:`~scilabel.features.arrays`: zones as arrays (:class:`ZoneArrays`), each computed once per call
+  and shared by the word, layout and cue features and the constraints.
+- :mod:`~scilabel.features.cues`: rule-like cue features (the heading above a zone, names, a structured
+  abstract's parts, a related-content block, the first paragraph of prose).
+- :mod:`~scilabel.features.layout`: every layout feature by name (:data:`LAYOUT_FEATURES`,
+  :func:`layout_matrix`), the cue features included.
+- :mod:`~scilabel.features.cache`: values derived from fitted attributes (:func:`derived`), kept while
+  their estimator lives.
 
 The names below are those the rest of scilabel imports. Saved models refer to
-``scilabel.features.tokenize`` (the vectorizers' analyzer): keep it importable from here.
+``scilabel.features.tokenize`` (their vectorizers' analyzer): keep it importable from here.
 """
 from .arrays import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes, run_starts, search_each, short_fullmatches
+from .cache import derived
 from .cues import written_as_names
-from .derived import derived
 from .layout import LAYOUT_FEATURES, PAPER_LAYOUT, layout_features, layout_matrix
 from .text import TokenIndex, term_counts, tokenize, vocabulary_index
 

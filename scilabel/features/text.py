@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
 from .chars import ascii_table, classify, code_points
-from .derived import derived
+from .cache import derived
 
 if TYPE_CHECKING:
     from .arrays import ZoneArrays

@@ -1,5 +1,5 @@
-"""Values derived from a fitted estimator's attributes (a vocabulary's index, a transposed table),
-built on first use and kept while the estimator lives, never pickled."""
+"""A cache of values derived from a fitted estimator's attributes (a vocabulary's index, a transposed
+table): built on first use, kept while the estimator lives, never pickled."""
 from __future__ import annotations
 
 import weakref
