@@ -108,7 +108,7 @@ class NaiveBayesEmission(BaseEstimator):
         (words,) = vocabulary_index(self.vocabulary_).counts(arrays)
         # the (vocabulary, 16) table in row-major order: scipy would copy a transposed view every call
         result = words @ derived(self, self.word_log_prob_, lambda table: np.ascontiguousarray(table.T))
-        bins = self._bins(arrays.layout(self.layout))
+        bins = self._bins(layout_matrix(arrays, self.layout))
         for f, table in enumerate(self.layout_log_prob_):
             result += table[:, bins[:, f]].T
         return result

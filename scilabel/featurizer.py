@@ -10,7 +10,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
-from .features import LAYOUT_FEATURES, ZoneArrays, Zones, tokenize, vocabulary_index
+from .features import LAYOUT_FEATURES, ZoneArrays, Zones, layout_matrix, tokenize, vocabulary_index
 from .field_words import FieldWordModel
 
 #: Layout features spanning orders of magnitude, log-scaled before standardising.
@@ -60,7 +60,7 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
         wide-ranging ones log-scaled) and field word scores. One token lookup counts both vocabularies."""
         vectorizers = (self.words_,) if self.field_words_ is None else (self.words_, self.field_words_.vocabulary_)
         counts = vocabulary_index(*vectorizers).counts(arrays)
-        values = arrays.layout(self.layout)
+        values = layout_matrix(arrays, self.layout)
         logged = [i for i, name in enumerate(self.layout) if name in _LOG_SCALED]
         values[:, logged] = np.log1p(np.maximum(values[:, logged], 0.0))
         if self.field_words_ is not None:

@@ -1,6 +1,8 @@
 """Zone features, line units and the fast paths that must equal their scikit-learn references."""
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -34,6 +36,11 @@ def test_tokenize_shapes_numbers_and_patterns():
     assert tokenize("Ana Silva1,2 in 2019; ID 1234567") == [
         "ana", "silva", "0", ",", "0", "in", "0000", ";", "id", "00000"]
     assert tokenize("Mail a.b@c.org or http://x.y/z, 10.1000/abc") == ["mail", "<email>", "or", "<url>", "<doi>"]
+
+
+def test_saved_models_find_the_tokenizer_where_they_were_pickled():
+    # the shipped models' vectorizers name their analyzer by this path
+    assert pickle.loads(b"cscilabel.features\ntokenize\n.") is tokenize
 
 
 def test_term_counts_equal_count_vectorizer():

@@ -21,10 +21,12 @@ from hmmlearn.base import BaseHMM
 from sklearn.base import clone
 from sklearn.feature_extraction.text import CountVectorizer
 
-from scilabel import features
 from scilabel.emission import NaiveBayesEmission, SVMEmission
-from scilabel.features import (LAYOUT_FEATURES, TokenIndex, layout_features, page_codes, term_counts, tokenize,
-                               vocabulary_index)
+from scilabel.features import (LAYOUT_FEATURES, TokenIndex, ZoneArrays, cues, layout_features, layout_matrix,
+                               page_codes, term_counts, tokenize, vocabulary_index)
+from scilabel.features.chars import code_points
+from scilabel.features.layout import _LAYOUT, _MARKER
+from scilabel.features.text import DOI, EMAIL, URL, _hash_strings, _offsets
 from scilabel.featurizer import _LOG_SCALED
 from scilabel.hmm import N_STATES, TOPOLOGIES, ArticleHMM
 from scilabel.labels import STATES, labels_to_states
@@ -98,9 +100,9 @@ def test_hash_collisions_do_not_miscount():
     word = "".join("ab"[b] for b in thue_morse(11))
     twin = "".join("ba"[b] for b in thue_morse(11))
     index = TokenIndex({word: 0, "c": 1})
-    chars = [features._code_points(w).astype(np.uint64) for w in (word, twin)]
+    chars = [code_points(w).astype(np.uint64) for w in (word, twin)]
     lengths = np.array([len(word)])
-    hashes = [features._hash_strings(c, features._offsets(lengths), lengths, index.base) for c in chars]
+    hashes = [_hash_strings(c, _offsets(lengths), lengths, index.base) for c in chars]
     assert hashes[0] == hashes[1]
     np.testing.assert_array_equal(index.counts([word, twin, f"c {twin} {word}"])[0].toarray(), [[1, 0], [0, 0], [1, 1]])
 
@@ -110,14 +112,14 @@ def test_rewritten_doi_pattern_matches_like_the_plain_one():
     for n in range(1, 6):
         for chars in itertools.product(["1", "0", ".", "/", "a", " ", "_", "٣", "0000"], repeat=n):
             text = "".join(chars)
-            assert [m.span() for m in features._DOI.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+            assert [m.span() for m in DOI.finditer(text)] == [m.span() for m in plain.finditer(text)], text
 
 
 def test_years_equal_the_year_regex_on_every_short_text():
     texts = ["".join(chars) for n in range(1, 7) for chars in itertools.product("12890a٣\n", repeat=n)]
     plain = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
     expected = [len(plain.findall(text.replace("\n", " "))) for text in texts]
-    np.testing.assert_array_equal(features.ZoneArrays({"text": np.array(texts, dtype=object)}).years, expected)
+    np.testing.assert_array_equal(ZoneArrays({"text": np.array(texts, dtype=object)}).years, expected)
 
 
 def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
@@ -137,13 +139,13 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "n_words": len(clean.split()), "chars": len(text),
             "caps": upper / max(sum(map(letter, codes)), 1), "digits": digits / chars, "punct": punct / chars,
-            "email": len(features._EMAIL.findall(clean)), "url": len(features._URL.findall(clean)),
+            "email": len(EMAIL.findall(clean)), "url": len(URL.findall(clean)),
             "doi": len(re.findall(r"\b10\.\d{4,9}/\S+", clean)),
             "years": len(re.findall(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)", clean)),
-            "marker": float(features._MARKER.match(clean) is not None),
+            "marker": float(_MARKER.match(clean) is not None),
         })
     table = pd.DataFrame(rows, index=zones.index)
-    for name, cue in (("prev_abstract_cue", features._ABSTRACT_CUE), ("prev_references_cue", features._REFERENCES_CUE)):
+    for name, cue in (("prev_abstract_cue", cues._ABSTRACT_CUE), ("prev_references_cue", cues._REFERENCES_CUE)):
         hit = [n <= 4 and cue.search(t) is not None for n, t in zip(table["n_words"], texts)]
         same_page = zones["page"].eq(zones["page"].shift())
         table[name] = (same_page & pd.Series([False] + hit[:-1], index=zones.index)).astype(float)
@@ -158,9 +160,9 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
         late = early = False
         for i, (n, caps, r) in enumerate(zip(page["n_words"], page["caps"], rows)):
             text, font_rel = texts[r], sizes[i] / body
-            prose = n >= features.PROSE_MIN_WORDS and caps <= features.PROSE_MAX_CAPS
+            prose = n >= cues.PROSE_MIN_WORDS and caps <= cues.PROSE_MAX_CAPS
             cue = n <= 6 and related_cue.search(text) is not None
-            heading = n <= 4 and bool(features._REFERENCES_CUE.search(text) or features._ABSTRACT_CUE.search(text))
+            heading = n <= 4 and bool(cues._REFERENCES_CUE.search(text) or cues._ABSTRACT_CUE.search(text))
             first_half = i / max(len(page) - 1, 1) < 0.5
             value = 0.0
             if cue and not first_half:
@@ -169,9 +171,9 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
                 late = False
             else:
                 value = float(late)
-            if cue or heading or prose or (font_rel >= features.RELATED_END_SCALE and n >= 2):
+            if cue or heading or prose or (font_rel >= cues.RELATED_END_SCALE and n >= 2):
                 early = cue and first_half and zones["link_chars"].iat[r] < 0.5 * max(len(text), 1) and (
-                    zones["font_weight"].iat[r] >= 600 or font_rel >= features.RELATED_END_SCALE)
+                    zones["font_weight"].iat[r] >= 600 or font_rel >= cues.RELATED_END_SCALE)
             else:
                 value = max(value, float(early))
             after_related.append(value)
@@ -180,7 +182,7 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
     for _, page in table.groupby(zones["page"], sort=False):
         seen = False
         for n, caps in zip(page["n_words"], page["caps"]):
-            first = not seen and n >= features.PROSE_MIN_WORDS and caps <= features.PROSE_MAX_CAPS
+            first = not seen and n >= cues.PROSE_MIN_WORDS and caps <= cues.PROSE_MAX_CAPS
             seen |= first
             first_prose.append(float(first))
     table["first_prose"] = first_prose
@@ -210,7 +212,8 @@ def test_layout_features_of_columns_equal_those_of_the_frame():
     rng = random.Random(3)
     zones = frame_of([random_text(rng) for _ in range(40)]).assign(page=[rng.choice("pq") for _ in range(40)])
     columns = {name: zones[name].to_numpy() for name in zones}
-    np.testing.assert_array_equal(features.ZoneArrays(columns).layout(LAYOUT_FEATURES), layout_features(zones).to_numpy())
+    np.testing.assert_array_equal(layout_matrix(columns), layout_features(zones).to_numpy())
+    np.testing.assert_array_equal(layout_matrix(ZoneArrays(columns)), layout_features(zones).to_numpy())
 
 
 def reference_merge(zones: pd.DataFrame, units: np.ndarray) -> pd.DataFrame:
@@ -245,7 +248,7 @@ def test_merged_line_units_equal_a_pandas_reference(seed):
 
 
 def test_layout_table_covers_every_feature_and_page_codes_equal_factorize():
-    assert tuple(features._LAYOUT) == LAYOUT_FEATURES
+    assert tuple(_LAYOUT) == LAYOUT_FEATURES
     for pages in (["a", "a", "a"], ["a", "b", "a"], []):
         frame = pd.DataFrame({"page": pd.Series(pages, dtype="str")})
         np.testing.assert_array_equal(page_codes(frame), pd.factorize(frame["page"], sort=False)[0])

@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from tqdm import tqdm
 
 from ..cache import cached_zones
-from ..features import PART_LINE, PART_MIN_WORDS
+from ..features.cues import PART_LINE, PART_MIN_WORDS
 from ..labels import LABELS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
