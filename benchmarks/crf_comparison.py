@@ -31,7 +31,7 @@ from scilabel.featurizer import ZoneFeaturizer
 from scilabel.features import tokenize
 from scilabel.hmm import ALLOWED_START, _allowed_transitions
 from scilabel.labeler import _columns
-from scilabel.labels import STATE_LABEL, STATES, labels_to_states
+from scilabel.schema import STATE_LABEL, STATES, labels_to_states
 from scilabel.lines import line_units, merge_units
 from scilabel.persistence import default_model_path, load_model
 

@@ -60,7 +60,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .features import ZoneArrays, Zones, page_codes, search_each, short_fullmatches
-from .labels import STATE_INDEX
+from .schema import STATE_INDEX
 from .references.names import PARTICLES
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").

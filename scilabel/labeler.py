@@ -21,7 +21,7 @@ from .constraints import byline_captions, constrain
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
-from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
+from .schema import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
 
 log = logging.getLogger(__name__)

@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from scilabel.cli import HMM_SETTINGS, build_parser, main
-from scilabel.hmm import TOPOLOGIES, TRANSITION_SETTINGS
+from scilabel.hmm import TRANSITION_SETTINGS
 from scilabel.labeler import ZoneLabeler
-from scilabel.labels import LABELS
+from scilabel.schema import LABELS, TOPOLOGIES
 from scilabel.render import Renderer
 from scilabel.zones import collect_zones
 

@@ -12,7 +12,7 @@ from sklearn.base import clone
 from scilabel import labeler as labeler_module
 from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.labeler import ZoneLabeler
-from scilabel.labels import LABELS, STATE_INDEX, STATES, labels_to_states
+from scilabel.schema import LABELS, STATE_INDEX, STATES, labels_to_states
 from scilabel.persistence import ModelError, load_model, save_model
 
 rng = np.random.default_rng(7)

@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from ..cache import cached_zones
 from ..features import PART_LINE, PART_MIN_WORDS
-from ..labels import LABELS
+from ..schema import LABELS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
 from ..render import Renderer
