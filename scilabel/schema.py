@@ -63,6 +63,17 @@ class Schema:
     other: str = "other"
     late: tuple[tuple[str, str], ...] = ()
 
+    def __post_init__(self) -> None:
+        labels = [c.label for c in self.components] + [self.other]
+        states = [self.start] + [s for c in self.components for s in (c.state, c.loop, c.gap) if s]
+        for kind, names in (("label", labels), ("state", states)):
+            repeated = sorted({n for n in names if names.count(n) > 1})
+            if repeated:
+                raise ValueError(f"each {kind} must be named once, repeated: {repeated}")
+        unknown = sorted({lab for pair in self.late for lab in pair} - set(labels[:-1]))
+        if unknown:
+            raise ValueError(f"late pairs must name component labels, unknown: {unknown}")
+
     @cached_property
     def labels(self) -> tuple[str, ...]:
         """Labels in page order, ``other`` last."""
