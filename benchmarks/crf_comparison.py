@@ -22,7 +22,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 import sklearn_crfsuite
-from hmmlearn import _hmmc
 from sklearn.preprocessing import KBinsDiscretizer
 
 from scilabel.corpus.dataset import load_zones
@@ -31,12 +30,24 @@ from scilabel.featurizer import ZoneFeaturizer
 from scilabel.features import tokenize
 from scilabel.hmm import ALLOWED_START, _allowed_transitions
 from scilabel.labeler import _columns
-from scilabel.labels import STATE_LABEL, STATES, labels_to_states
 from scilabel.lines import line_units, merge_units
 from scilabel.persistence import default_model_path, load_model
+from scilabel.schema import FIELD_LABELS, STATE_LABEL, STATES, labels_to_states
 
 log = logging.getLogger("crf_comparison")
-MAJOR = ["title", "authors", "affiliations", "abstract", "references"]
+
+
+def best_path(start: np.ndarray, transitions: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Viterbi over additive scores (CRF weights; -inf bars a start or a link): the best state path."""
+    best, back = start + scores[0], np.zeros(scores.shape, dtype=np.intp)
+    for t in range(1, len(scores)):
+        total = best[:, None] + transitions
+        back[t] = total.argmax(axis=0)
+        best = total[back[t], np.arange(len(best))] + scores[t]
+    path = [int(best.argmax())]
+    for t in range(len(scores) - 1, 0, -1):
+        path.append(int(back[t, path[-1]]))
+    return np.array(path[::-1])
 
 
 class LineUnitCRF:
@@ -88,8 +99,8 @@ class LineUnitCRF:
         return self
 
     def _constraint_tables(self) -> None:
-        """State weights as a sparse (attribute x state) matrix, and transition weights as probabilities
-        for hmmlearn's Viterbi (exp of the weights, 0 on links the article HMM does not have)."""
+        """State weights as a sparse (attribute x state) matrix, and transition weights for
+        :func:`best_path` (-inf on links the article HMM does not have)."""
         self.attributes: dict[str, int] = {}
         rows, cols, weights = [], [], []
         for (attr, state), w in self.crf.state_features_.items():
@@ -101,7 +112,7 @@ class LineUnitCRF:
         for (a, b), w in self.crf.transition_features_.items():
             trans[STATES.index(a), STATES.index(b)] = w
         allowed = _allowed_transitions("late_affiliations")
-        self.transitions = np.where(allowed, np.exp(trans - trans[allowed].max()), 0.0)
+        self.transitions = np.where(allowed, trans, -np.inf)
 
     def _decode(self, page: pd.DataFrame, constrained: bool) -> list[str]:
         units, unit_zones = self._units(page)
@@ -113,8 +124,7 @@ class LineUnitCRF:
             r, c = zip(*hits) if hits else ((), ())
             X = sp.csr_matrix((np.ones(len(r)), (r, c)), shape=(len(feats), len(self.attributes)))
             scores = (X @ self.state_weights).toarray()
-            _, path = _hmmc.viterbi(ALLOWED_START.astype(float), self.transitions, scores)
-            states = [STATES[i] for i in path]
+            states = [STATES[i] for i in best_path(np.where(ALLOWED_START, 0.0, -np.inf), self.transitions, scores)]
         return [STATE_LABEL[states[u]] for u in units]
 
     def _labels(self, zones: pd.DataFrame, constrained: bool) -> np.ndarray:
@@ -154,7 +164,7 @@ def main() -> None:
                "CRF": crf.predict, "CRF on HMM links": crf.predict_constrained}
     summary = pd.concat([evaluate(systems, [args.data], split="dev").summary,
                          evaluate(systems, [args.silver], split="train").summary])
-    table = summary[["level", "dataset", "system", *MAJOR]].sort_values(["level", "dataset"], kind="stable")
+    table = summary[["level", "dataset", "system", *FIELD_LABELS]].sort_values(["level", "dataset"], kind="stable")
     args.out.mkdir(parents=True, exist_ok=True)
     table.to_csv(args.out / "summary.csv", index=False)
     print(table.round(1).to_string(index=False))

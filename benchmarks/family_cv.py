@@ -24,9 +24,7 @@ from scilabel.corpus.dataset import load_zones
 from scilabel.emission import EMISSIONS
 from scilabel.labeler import ZoneLabeler
 from scilabel.metrics import zone_scores
-
-#: Labels reported (zone F, %).
-COLUMNS = ("title", "authors", "affiliations", "abstract", "references")
+from scilabel.schema import FIELD_LABELS
 
 
 def _value(text: str) -> float | None:
@@ -57,7 +55,7 @@ def main() -> None:
         pages = train[held].reset_index(drop=True)
         scores = zone_scores(pages["label"], model.predict(pages))
         rows.append({"family": family, "pages": pages["page"].nunique(),
-                     **{label: 100 * scores.loc[label, "f"] for label in COLUMNS}})
+                     **{label: 100 * scores.loc[label, "f"] for label in FIELD_LABELS}})
         print(f"{family}: {time.perf_counter() - start:.0f} s", flush=True)
     table = pd.DataFrame(rows).set_index("family")
     table.loc["mean"] = table.mean()

@@ -17,6 +17,7 @@ import pandas as pd
 from . import __version__
 from .atomic import write_text
 from .render import BrowserNotFound, Renderer
+from .schema import TOPOLOGIES
 from .sources import PageError, html_files
 from .zones import Zone, collect_zones
 
@@ -416,7 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--emission", choices=("nb", "svm"), default="nb")
     p.add_argument("--collections", type=Path,
                    help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
-    p.add_argument("--topology", choices=("late_affiliations", "interleaved", "strict"), default="late_affiliations",
+    p.add_argument("--topology", choices=tuple(TOPOLOGIES), default="late_affiliations",
                    help="HMM links: the paper's Figure 1 (strict), with authors and affiliations alternating "
                         "(interleaved), and also affiliations after the abstract (late_affiliations, the default)")
     for name, what in HMM_SETTINGS.items():

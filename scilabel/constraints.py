@@ -64,6 +64,7 @@ import numpy as np
 
 from .features import ZoneArrays, Zones, page_codes, search_each, short_fullmatches
 from .references.names import PARTICLES
+from .schema import STATE_INDEX
 
 #: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
 _CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|"

@@ -33,13 +33,10 @@ from sklearn.utils.validation import check_is_fitted
 from .featurizer import ZoneFeaturizer
 from .features import (LAYOUT_FEATURES, PAPER_LAYOUT, ZoneArrays, Zones, derived, layout_matrix, tokenize,
                        vocabulary_index)
-from .labels import LABEL_STATE, STATE_INDEX, STATE_LABEL, STATES
+from .schema import COLLECTION_STATES, N_STATES, STATE_INDEX, STATE_LABEL, STATES
 
-N_STATES = len(STATES)
 #: SVM log-likelihood of the states of a label no training zone had.
 _UNSEEN_LABEL = np.log(1e-9)
-#: Field collection -> HMM state whose word model the collection feeds.
-COLLECTION_STATES = {field: LABEL_STATE[field] for field in ("title", "authors", "affiliations", "abstract", "references")}
 
 
 def _state_indices(states: np.ndarray | list[str]) -> np.ndarray:

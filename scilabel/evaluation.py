@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .corpus.dataset import MANIFEST_FILE, load_zones
-from .labels import LABELS, MAJOR_LABELS
 from .metrics import confusion, texts_by_label, token_scores, zone_scores
+from .schema import LABELS, MAJOR_LABELS
 from .structure import main_content
 
 log = logging.getLogger(__name__)

@@ -21,9 +21,10 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils.validation import check_is_fitted
 
 from .features import ZoneArrays, Zones, tokenize, vocabulary_index
+from .schema import FIELD_LABELS
 
 #: Fields of the collections the model tells apart, in output order.
-FIELDS: tuple[str, ...] = ("title", "authors", "affiliations", "abstract", "references", "other")
+FIELDS: tuple[str, ...] = (*FIELD_LABELS, "other")
 
 
 class FieldWordModel(BaseEstimator):

@@ -1,10 +1,9 @@
-"""The 16-state left-right article HMM (Zou, Le & Thoma 2007, Figure 1).
+"""The left-right article HMM over the states of :mod:`scilabel.schema` (Zou, Le & Thoma 2007, Figure 1).
 
 Transitions and start probabilities are estimated by counting state sequences of labelled
-pages; decoding runs hmmlearn's Viterbi and forward-backward on a precomputed
-``(n_zones, 16)`` matrix of emission log-likelihoods (columns in ``labels.STATES`` order).
-Forward-backward runs on scaled probabilities, far cheaper than in log space, whenever checks on
-the result show it equals the log-space passes (see :meth:`ArticleHMM._scaled_posteriors`).
+pages; decoding runs hmmlearn's Viterbi and (log-space) forward-backward, through its public
+``decode`` and ``score_samples``, on a precomputed ``(n_zones, n_states)`` matrix of emission
+log-likelihoods (columns in ``schema.STATES`` order).
 """
 from __future__ import annotations
 
@@ -13,55 +12,16 @@ import numbers
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from hmmlearn import _hmmc
 from hmmlearn.base import BaseHMM
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from scilabel.labels import STATE_INDEX, STATES
+from scilabel.schema import ARTICLE, GAP_STATES, N_STATES, STATE_INDEX, STATES, TOPOLOGIES, Schema
 
 _log = logging.getLogger(__name__)
 
-N_STATES = len(STATES)
 
-#: Article components in left-to-right order, and the gap state that follows each.
-_COMPONENTS: tuple[str, ...] = (
-    "Title",
-    "Authors",
-    "Affiliations",
-    "AbstractHeading",
-    "Abstract",
-    "ReferenceHeading",
-    "References",
-)
-_GAP: dict[str, str] = {
-    "Title": "BTA",
-    "Authors": "BAA",
-    "Affiliations": "BAAH",
-    "AbstractHeading": "BAHA",
-    "Abstract": "BARH",
-    "ReferenceHeading": "BRHR",
-    "References": "AR",
-}
-
-
-#: Links the ``"interleaved"`` topology adds to the strict one: authors and affiliations may alternate
-#: (name, affiliation, name ...), also with an ``other`` zone (e-mail, separator) after the affiliation.
-INTERLEAVED_LINKS: tuple[tuple[str, str], ...] = (("Affiliations", "Authors"), ("BAAH", "Authors"))
-#: Links the ``"late_affiliations"`` topology adds to the interleaved one: affiliations may also follow
-#: the abstract (title, authors, abstract, affiliations, as repository records and some publishers order
-#: them), and the page then goes on past its abstract (BARH), not back before it.
-LATE_AFFILIATION_LINKS: tuple[tuple[str, str], ...] = (("Abstract", "Affiliations"), ("BARH", "Affiliations"),
-                                                       ("Affiliations", "BARH"))
-#: Topology name -> links added to Figure 1.
-TOPOLOGIES: dict[str, tuple[tuple[str, str], ...]] = {
-    "strict": (),
-    "interleaved": INTERLEAVED_LINKS,
-    "late_affiliations": INTERLEAVED_LINKS + LATE_AFFILIATION_LINKS,
-}
-
-
-def _allowed_transitions(topology: str = "strict") -> np.ndarray:
+def _allowed_transitions(topology: str = "strict", schema: Schema = ARTICLE) -> np.ndarray:
     """Figure 1 of the paper: forward links (which may skip missing components), self-loops,
     and the References <-> BR loop; plus the extra links of ``topology``.
 
@@ -71,37 +31,35 @@ def _allowed_transitions(topology: str = "strict") -> np.ndarray:
     """
     if topology not in TOPOLOGIES:
         raise ValueError(f"topology must be one of {sorted(TOPOLOGIES)}, got {topology!r}")
-    allowed = np.zeros((N_STATES, N_STATES), dtype=bool)
+    n_states = len(schema.states)
+    allowed = np.zeros((n_states, n_states), dtype=bool)
 
     def link(src: str, dst: str) -> None:
-        allowed[STATE_INDEX[src], STATE_INDEX[dst]] = True
+        allowed[schema.state_index[src], schema.state_index[dst]] = True
 
-    link("PreTitle", "PreTitle")
-    for i, component in enumerate(_COMPONENTS):
-        gap = _GAP[component]
-        link("PreTitle", component)
-        link(component, component)
-        link(component, gap)
-        link(gap, gap)
-        for later in _COMPONENTS[i + 1:]:
-            link(component, later)
-            link(gap, later)
-    link("References", "BR")
-    link("BR", "BR")
-    link("BR", "References")
+    link(schema.start, schema.start)
+    for i, component in enumerate(schema.components):
+        link(schema.start, component.state)
+        link(component.state, component.state)
+        link(component.state, component.gap)
+        link(component.gap, component.gap)
+        if component.loop:
+            link(component.state, component.loop)
+            link(component.loop, component.loop)
+            link(component.loop, component.state)
+        for later in schema.components[i + 1:]:
+            link(component.state, later.state)
+            link(component.gap, later.state)
     for src, dst in TOPOLOGIES[topology]:
         link(src, dst)
     allowed.setflags(write=False)
     return allowed
 
 
-#: States that emit ``other`` between (and around) components; BR, inside the reference list, is not one.
-GAP_STATES: tuple[str, ...] = ("PreTitle", *_GAP.values())
-
 #: ``ALLOWED_TRANSITIONS[i, j]`` is True when state i may be followed by state j (strict topology).
 ALLOWED_TRANSITIONS: np.ndarray = _allowed_transitions()
 #: States a page may start in: PreTitle or any state PreTitle links to.
-ALLOWED_START: np.ndarray = ALLOWED_TRANSITIONS[STATE_INDEX["PreTitle"]].copy()
+ALLOWED_START: np.ndarray = ALLOWED_TRANSITIONS[STATE_INDEX[ARTICLE.start]].copy()
 ALLOWED_START.setflags(write=False)
 
 #: The transition settings of :class:`ArticleHMM` (and :class:`~scilabel.labeler.ZoneLabeler`): each a
@@ -112,14 +70,10 @@ LATER_TRANSITION_SETTINGS: tuple[str, ...] = TRANSITION_SETTINGS[1:]
 
 #: hmmlearn rejects infinite observations, so log-likelihoods of -inf travel as this value.
 _LOG_ZERO = np.finfo(np.float64).min
-#: Scaled forward-backward floors a zone's emissions at this many nats below its best (no underflow).
-_SCALED_FLOOR = -600.0
-#: Largest error allowed in scaled posteriors: mass lost to underflow, or on floored emissions.
-_SCALED_TOLERANCE = 1e-11
 
 
 def states_to_indices(states: Sequence[str]) -> np.ndarray:
-    """Map state names to their indices in ``labels.STATES``."""
+    """Map state names to their indices in ``schema.STATES``."""
     if isinstance(states, str):
         raise TypeError("expected a sequence of state names, got a single string")
     try:
@@ -135,20 +89,11 @@ def indices_to_states(indices: Iterable[int]) -> list[str]:
 
 
 class _LogEmissionHMM(BaseHMM):
-    """hmmlearn HMM whose observation at each step is the row of per-state log-likelihoods.
-
-    :class:`ArticleHMM` runs its passes (``_decode_viterbi``, ``_score_log``) without the public
-    methods' per-call checks of the model and input, which it makes itself.
-    """
+    """hmmlearn HMM whose observation at each step is the row of per-state log-likelihoods
+    (an emission family overrides ``_compute_log_likelihood``, as hmmlearn documents)."""
 
     def _compute_log_likelihood(self, X: np.ndarray) -> np.ndarray:
         return np.where(X == _LOG_ZERO, -np.inf, X)
-
-    def _compute_posteriors_log(self, fwdlattice: np.ndarray, bwdlattice: np.ndarray) -> np.ndarray:
-        """hmmlearn's normalisation of forward x backward per zone, with numpy instead of scipy's logsumexp."""
-        log_gamma = fwdlattice + bwdlattice
-        gamma = np.exp(log_gamma - log_gamma.max(axis=1, keepdims=True))
-        return gamma / gamma.sum(axis=1, keepdims=True)
 
 
 def _normalise_rows(counts: np.ndarray, allowed: np.ndarray) -> np.ndarray:
@@ -164,7 +109,7 @@ def _normalise_rows(counts: np.ndarray, allowed: np.ndarray) -> np.ndarray:
 
 
 class ArticleHMM(BaseEstimator):
-    """Left-right HMM over the 16 article states with supervised transition estimates.
+    """Left-right HMM over the article states (:data:`~scilabel.schema.STATES`) with supervised transition estimates.
 
     Parameters
     ----------
@@ -206,18 +151,18 @@ class ArticleHMM(BaseEstimator):
 
     Attributes
     ----------
-    startprob_ : ndarray of shape (16,)
+    startprob_ : ndarray of shape (n_states,)
         Probability of the first zone's state.
-    transmat_ : ndarray of shape (16, 16)
+    transmat_ : ndarray of shape (n_states, n_states)
         ``transmat_[i, j]`` = P(next state j | state i).
     n_sequences_ : int
         Number of non-empty sequences counted.
-    allowed_transitions_ : ndarray of shape (16, 16)
+    allowed_transitions_ : ndarray of shape (n_states, n_states)
         The topology's links: ``allowed_transitions_[i, j]`` is True when state j may follow i.
     n_dropped_transitions_ : int
         Transitions (including disallowed first states) found in the data but not allowed by
         the topology, hence not counted.
-    log_emission_offset_ : ndarray of shape (16,)
+    log_emission_offset_ : ndarray of shape (n_states,)
         Added to every zone's log-emissions: log p on AR under ``gap_self_loop``, else zeros.
     """
 
@@ -313,54 +258,24 @@ class ArticleHMM(BaseEstimator):
     def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
         """Viterbi: the most probable state path and its joint log-probability.
 
-        ``log_emission`` has shape ``(n_zones, 16)``; ``-inf`` marks impossible emissions.
+        ``log_emission`` has shape ``(n_zones, n_states)``; ``-inf`` marks impossible emissions.
         Raises ValueError when no state path has non-zero probability.
         """
         X = self._observations(log_emission)
         if len(X) == 0:
             return 0.0, np.empty(0, dtype=np.intp)
-        log_prob, states = self._hmm()._decode_viterbi(X)
+        log_prob, states = self._hmm().decode(X, algorithm="viterbi")
         self._check_possible(log_prob)
         return float(log_prob), states
 
     def posteriors(self, log_emission: np.ndarray) -> np.ndarray:
-        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, 16)``."""
+        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, n_states)``."""
         X = self._observations(log_emission)
         if len(X) == 0:
             return np.empty((0, N_STATES))
-        posteriors = self._scaled_posteriors(X)
-        if posteriors is None:
-            with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
-                log_prob, posteriors = self._hmm()._score_log(X, compute_posteriors=True)
-            self._check_possible(log_prob)
-        return posteriors
-
-    def _scaled_posteriors(self, X: np.ndarray) -> np.ndarray | None:
-        """Forward-backward on probabilities (hmmlearn's scaling passes), each zone's emissions relative
-        to its best and floored at :data:`_SCALED_FLOOR`; None unless the result matches the log-space
-        passes within :data:`_SCALED_TOLERANCE`: nothing overflowed, little posterior mass sits on
-        floored emissions (the floor moves no posterior by more than twice that), and no mass was lost to
-        underflow (in exact arithmetic sum_i fwd[t, i] bwd[t, i] is zone t's scaling factor at every t;
-        a loss shifts that ratio at the zone where it happens, by the posterior mass lost)."""
-        best = X.max(axis=1, keepdims=True)
-        if (best == _LOG_ZERO).any():  # a zone no state can emit: the log-space passes report it
-            return None
-        relative = X - best
-        frame = np.where(X == _LOG_ZERO, 0.0, np.exp(np.maximum(relative, _SCALED_FLOOR)))
-        try:  # forward lattice and scaling factors come last (a log-probability may come first)
-            fwd, scaling = _hmmc.forward_scaling(self.startprob_, self.transmat_, frame)[-2:]
-        except ValueError:  # a zone's forward probabilities underflowed
-            return None
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow: rejected below
-            posteriors = fwd * _hmmc.backward_scaling(self.startprob_, self.transmat_, frame, scaling)
-            total = posteriors.sum(axis=1, keepdims=True)
-            posteriors /= total
-            ratio = total[:, 0] / scaling
-            lost = np.abs(np.diff(ratio)).sum() + abs(ratio[-1] - 1.0)
-        floored = (relative < _SCALED_FLOOR) & (X != _LOG_ZERO)
-        if not (np.isfinite(posteriors).all() and lost <= _SCALED_TOLERANCE
-                and 2 * posteriors[floored].sum() <= _SCALED_TOLERANCE):
-            return None
+        with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
+            log_prob, posteriors = self._hmm().score_samples(X)
+        self._check_possible(log_prob)
         return posteriors
 
     def _observations(self, log_emission: np.ndarray) -> np.ndarray:

@@ -20,9 +20,9 @@ from . import __version__
 from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
-from .labels import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 from .lines import line_units, merge_units
 from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
+from .schema import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 
 log = logging.getLogger(__name__)
 _LABEL_OF_STATE = np.array([LABELS.index(STATE_LABEL[s]) for s in STATES])

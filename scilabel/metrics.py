@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from .labels import LABELS, MAJOR_LABELS
+from .schema import LABELS, MAJOR_LABELS
 
 _WORD = re.compile(r"\w+")
 

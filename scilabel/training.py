@@ -11,9 +11,9 @@ from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_genera
 from .emission import SVMEmission
 from .evaluation import evaluate
 from .hmm import TRANSITION_SETTINGS
-from .labels import MAJOR_LABELS
 from .labeler import ZoneLabeler
 from .persistence import save_model
+from .schema import MAJOR_LABELS
 
 log = logging.getLogger(__name__)
 

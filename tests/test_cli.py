@@ -8,10 +8,10 @@ import sys
 import pytest
 
 from scilabel.cli import HMM_SETTINGS, build_parser, main
-from scilabel.hmm import TOPOLOGIES, TRANSITION_SETTINGS
+from scilabel.hmm import TRANSITION_SETTINGS
 from scilabel.labeler import ZoneLabeler
-from scilabel.labels import LABELS
 from scilabel.render import Renderer
+from scilabel.schema import LABELS, TOPOLOGIES
 from scilabel.zones import collect_zones
 
 from .conftest import EXAMPLE_PAGE

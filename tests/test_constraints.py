@@ -3,7 +3,7 @@ import numpy as np
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
                                   citation_lines, dated, editor_credits, measurements, section_headings, sentences,
                                   site_controls, site_notices, symbols_only, table_row_cells)
-from scilabel.labels import STATE_INDEX, STATES
+from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
 
 

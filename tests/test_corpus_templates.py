@@ -14,7 +14,7 @@ from lxml import html as lxml_html
 from scilabel.corpus.generate import FAMILY_SPLITS, article_split, generate_corpus
 from scilabel.corpus.jats import Article, Paragraph, norm, parse_jats
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
-from scilabel.labels import MAJOR_LABELS
+from scilabel.schema import MAJOR_LABELS
 
 from .conftest import SHARED_DATA
 

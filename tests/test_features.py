@@ -13,8 +13,8 @@ from sklearn.svm import LinearSVC
 from scilabel.emission import SVMEmission
 from scilabel.featurizer import ZoneFeaturizer
 from scilabel.features import LAYOUT_FEATURES, ZoneArrays, layout_features, term_counts, tokenize
-from scilabel.labels import STATE_LABEL
 from scilabel.lines import LONE_MARKER, line_units, merge_units
+from scilabel.schema import STATE_LABEL
 
 TEXTS = [
     "Effects of Drought on Root Growth (2019)",

@@ -11,19 +11,20 @@ from scipy.special import logsumexp
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from scilabel.hmm import (
-    ALLOWED_START,
-    ALLOWED_TRANSITIONS,
-    INTERLEAVED_LINKS,
-    LATE_AFFILIATION_LINKS,
-    N_STATES,
+from scilabel.hmm import ALLOWED_START, ALLOWED_TRANSITIONS, ArticleHMM, indices_to_states, states_to_indices
+from scilabel.schema import (
     GAP_STATES,
+    INTERLEAVED_LINKS,
+    LABELS,
+    LATE_AFFILIATION_LINKS,
+    MAJOR_LABELS,
+    N_STATES,
+    STATE_INDEX,
+    STATE_LABEL,
+    STATES,
     TOPOLOGIES,
-    ArticleHMM,
-    indices_to_states,
-    states_to_indices,
+    labels_to_states,
 )
-from scilabel.labels import LABELS, MAJOR_LABELS, STATE_INDEX, STATE_LABEL, STATES, labels_to_states
 
 S = STATE_INDEX
 
@@ -469,6 +470,64 @@ def test_posteriors_equal_brute_force_marginals(n, seed, gap_self_loop):
     posteriors = model.posteriors(log_emission)
     np.testing.assert_allclose(posteriors, expected, atol=1e-10)
     assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
+
+
+def log_space_passes(model: ArticleHMM, log_emission: np.ndarray) -> tuple[float, float, np.ndarray]:
+    """Viterbi's best log-probability, the total log-probability and the posteriors, by the textbook
+    log-space recursions in numpy and scipy: a reference independent of hmmlearn."""
+    E = log_emission + model.log_emission_offset_
+    with np.errstate(divide="ignore"):
+        log_start, log_trans = np.log(model.startprob_), np.log(model.transmat_)
+    best, fwd, bwd = log_start + E[0], np.empty_like(E), np.zeros_like(E)
+    fwd[0] = best
+    for t in range(1, len(E)):
+        best = (best[:, None] + log_trans).max(axis=0) + E[t]
+        fwd[t] = logsumexp(fwd[t - 1][:, None] + log_trans, axis=0) + E[t]
+    for t in range(len(E) - 2, -1, -1):
+        bwd[t] = logsumexp(log_trans + E[t + 1] + bwd[t + 1], axis=1)
+    total = logsumexp(fwd[-1])
+    if total == -np.inf:
+        return best.max(), total, np.full_like(E, np.nan)
+    log_gamma = fwd + bwd
+    return best.max(), total, np.exp(log_gamma - logsumexp(log_gamma, axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_passes_equal_log_space_recursions_on_long_pages(seed):
+    """Long pages, emissions spanning thousands of nats (far past what scaled probabilities hold),
+    some impossible: decoding equals the plain log-space recursions."""
+    rng = np.random.default_rng(seed)
+    model = random_fitted_model(rng, topology=str(rng.choice(list(TOPOLOGIES))), gap_self_loop=0.6)
+    n = int(rng.integers(1, 300))
+    log_emission = rng.normal(scale=[1.0, 5.0, 30.0, 300.0, 3000.0][seed % 5], size=(n, N_STATES))
+    log_emission[rng.random(log_emission.shape) < 0.2] = -np.inf
+    best, total, expected = log_space_passes(model, log_emission)
+    if total == -np.inf:
+        with pytest.raises(ValueError, match="no state path"):
+            model.posteriors(log_emission)
+        return
+    log_prob, path = model.decode(log_emission)
+    assert log_prob == pytest.approx(best, rel=1e-12)
+    np.testing.assert_allclose(model.posteriors(log_emission), expected, atol=1e-10)
+    assert transitions(indices_to_states(path)) <= {tuple(ij) for ij in np.argwhere(model.allowed_transitions_)}
+
+
+def test_passes_where_scaled_probabilities_underflow():
+    """Pages on which forward-backward over scaled probabilities loses mass (the second zone's best state
+    out of reach, its reachable ones 650 nats below; PreTitle's mass underflowing over 30
+    reference-like zones before title-like zones need it) still get the log-space posteriors."""
+    model = ArticleHMM(topology="interleaved", gap_self_loop=0.6).fit(
+        [labels_to_states(["other", "title", "authors", "abstract", "references", "references", "other"])] * 3)
+    floored = np.full((2, N_STATES), -np.inf)
+    floored[0, S["References"]] = 0.0
+    floored[1, [S["Title"], S["References"], S["BR"]]] = [0.0, -650.0, -700.0]
+    lost = np.full((70, N_STATES), -30.0)
+    lost[:30, S["References"]] = 0.0
+    lost[30:, S["Title"]] = 0.0
+    for log_emission in (floored, lost):
+        best, _, expected = log_space_passes(model, log_emission)
+        assert model.decode(log_emission)[0] == pytest.approx(best, rel=1e-12)
+        np.testing.assert_allclose(model.posteriors(log_emission), expected, atol=1e-10)
 
 
 @pytest.mark.parametrize("topology", list(TOPOLOGIES))

@@ -14,9 +14,9 @@ from sklearn.base import clone
 from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.features import ZoneArrays
 from scilabel.labeler import ZoneLabeler
-from scilabel.labels import LABELS, STATE_INDEX, STATES, labels_to_states
 from scilabel.persistence import ModelError, load_model, save_model
 from scilabel.rules.vetoes import DEFAULT_VETOES, Veto, without
+from scilabel.schema import LABELS, STATE_INDEX, STATES, labels_to_states
 
 rng = np.random.default_rng(7)
 TITLE_WORDS = "effects of drought on root growth in field beans a cohort study".split()

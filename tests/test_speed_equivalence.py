@@ -2,8 +2,7 @@
 
 Token counting (numpy tokenizer + hashed vocabularies, one lookup for several), layout features
 (array code, whole-page regex scans), line units merged as arrays, the Naive Bayes and SVM
-log-likelihoods and the HMM passes (forward-backward on scaled probabilities) must give what the plain
-per-text / pandas / scikit-learn / hmmlearn computations give.
+log-likelihoods must give what the plain per-text / pandas / scikit-learn computations give.
 """
 from __future__ import annotations
 
@@ -17,7 +16,6 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 import pytest
-from hmmlearn.base import BaseHMM
 from sklearn.base import clone
 from sklearn.feature_extraction.text import CountVectorizer
 
@@ -28,10 +26,8 @@ from scilabel.features.chars import code_points
 from scilabel.features.layout import _LAYOUT, _MARKER
 from scilabel.features.text import DOI, EMAIL, URL, _hash_strings, _offsets
 from scilabel.featurizer import _LOG_SCALED
-from scilabel.hmm import N_STATES, TOPOLOGIES, ArticleHMM
-from scilabel.labels import STATES, labels_to_states
 from scilabel.lines import line_units, merge_units
-from tests.test_hmm import random_fitted_model
+from scilabel.schema import N_STATES
 
 ALPHABET = list("abcXYZ0129 _<>@./:-\n\t\0") + [
     "é", "İ", "\u212a", "٣", "²", "½", "\u00a0", "\u2009", "\u3000", "—", "·", "ß", "Σ", "À", "×", "😀", "中", "\x1c",
@@ -340,68 +336,3 @@ def test_vocabulary_index_is_cached_per_fit_and_never_pickled():
     refit = clone(em).fit(frame_of(TRAIN_TEXTS[:8]), TRAIN_STATES[:8])
     assert vocabulary_index(refit.vocabulary_).size == len(refit.vocabulary_.vocabulary_)
     assert len(pickle.dumps(em)) == size  # the caches stay out of saved models
-
-
-class _PublicHMM(BaseHMM):
-    def _compute_log_likelihood(self, X):
-        return np.where(X == np.finfo(np.float64).min, -np.inf, X)
-
-
-@pytest.mark.parametrize("seed", range(15))
-def test_hmm_passes_equal_hmmlearn_public_methods(seed):
-    rng = np.random.default_rng(seed)
-    model = random_fitted_model(rng, gap_self_loop=0.8 if seed % 2 else None)
-    n = int(rng.integers(1, 200))
-    log_emission = rng.normal(scale=float(rng.choice([1.0, 10.0, 300.0])), size=(n, N_STATES))
-    X = model._observations(log_emission)
-    reference = _PublicHMM(n_components=N_STATES, implementation="log")
-    reference.startprob_, reference.transmat_ = model.startprob_, model.transmat_
-    log_prob, path = reference.decode(X, algorithm="viterbi")
-    assert model.decode(log_emission)[0] == log_prob
-    np.testing.assert_array_equal(model.decode(log_emission)[1], path)
-    np.testing.assert_allclose(model.posteriors(log_emission), reference.score_samples(X)[1], atol=1e-12)
-
-
-def log_space_posteriors(model: ArticleHMM, log_emission: np.ndarray) -> np.ndarray:
-    reference = _PublicHMM(n_components=N_STATES, implementation="log")
-    reference.startprob_, reference.transmat_ = model.startprob_, model.transmat_
-    return reference.score_samples(model._observations(log_emission))[1]
-
-
-@pytest.mark.parametrize("seed", range(30))
-def test_scaled_posteriors_equal_log_space_ones_or_step_aside(seed):
-    rng = np.random.default_rng(seed)
-    model = random_fitted_model(rng, topology=str(rng.choice(list(TOPOLOGIES))), gap_self_loop=0.6)
-    n = int(rng.integers(1, 300))
-    scale = [1.0, 5.0, 30.0, 300.0, 3000.0][seed % 5]  # 300 and more: emissions spanning far past the floor
-    log_emission = rng.normal(scale=scale, size=(n, N_STATES))
-    scaled = model._scaled_posteriors(model._observations(log_emission))
-    if scale <= 30:  # the common case takes the fast path
-        assert scaled is not None
-    if scaled is not None:
-        np.testing.assert_allclose(scaled, log_space_posteriors(model, log_emission), atol=1e-10)
-    np.testing.assert_allclose(model.posteriors(log_emission), log_space_posteriors(model, log_emission), atol=1e-10)
-
-
-def test_scaled_posteriors_step_aside_where_the_floor_or_underflow_would_show():
-    model = ArticleHMM(topology="interleaved", gap_self_loop=0.6).fit(
-        [labels_to_states(["other", "title", "authors", "abstract", "references", "references", "other"])] * 3)
-    s = {state: STATES.index(state) for state in STATES}
-    # the best state of the second zone is out of reach; the two reachable ones lie below the floor
-    floored = np.full((2, N_STATES), -np.inf)
-    floored[0, s["References"]] = 0.0
-    floored[1, [s["Title"], s["References"], s["BR"]]] = [0.0, -650.0, -700.0]
-    # PreTitle's forward mass underflows while references-like zones pass; title-like zones then need it
-    lost = np.full((70, N_STATES), -30.0)
-    lost[:30, s["References"]] = 0.0
-    lost[30:, s["Title"]] = 0.0
-    for log_emission in (floored, lost):
-        assert model._scaled_posteriors(model._observations(log_emission)) is None
-        np.testing.assert_allclose(model.posteriors(log_emission), log_space_posteriors(model, log_emission), atol=1e-10)
-
-
-def test_hmm_still_rejects_impossible_emissions():
-    model = ArticleHMM().fit([["Title", "References"]])
-    impossible = np.full((2, N_STATES), -np.inf)
-    with pytest.raises(ValueError, match="no state path"):
-        model.posteriors(impossible)

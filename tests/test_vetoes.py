@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scilabel.features import ZoneArrays
-from scilabel.labels import STATE_INDEX, STATES
+from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes, without
 
 BODY = "The trial recruited 120 patients over two years and followed each of them for a year."

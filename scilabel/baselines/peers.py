@@ -9,7 +9,7 @@ from readability import Document
 from readability.readability import Unparseable
 
 from ..metatags import read_meta
-from .base import Baseline, BaselineInputError, BaselineResult, element_text, gold_free_tree, page_blocks, parse_html
+from .base import FIELD_LABELS, Baseline, BaselineInputError, BaselineResult, element_text, gold_free_tree, page_blocks, parse_html
 
 
 def meta_fields(html: str) -> dict[str, str]:
@@ -29,7 +29,7 @@ class MetaTagsBaseline(Baseline):
     """The page's own ``citation_*`` / ``dc.*`` meta tags, as Zotero's Embedded Metadata translator reads them."""
 
     name = "metatags"
-    produces = frozenset({"title", "authors", "affiliations", "abstract", "references"})
+    produces = frozenset(FIELD_LABELS)
 
     def extract(self, html: str, url: str | None = None) -> BaselineResult:
         """Read the HEAD's metadata (``read_meta`` never looks at gold attributes)."""

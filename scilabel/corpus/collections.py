@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..atomic import atomic_path
+from ..schema import FIELD_LABELS
 from .generate import article_split, split_key
 from .headers import iter_headers, squash
 from .jats import iter_articles
@@ -17,7 +18,7 @@ from .refstrings import iter_crossref_strings, iter_labelled_references, iter_re
 log = logging.getLogger(__name__)
 
 #: Fields a collection row can have: the zone labels that carry text of their own.
-COLLECTION_FIELDS = ("title", "authors", "affiliations", "abstract", "references", "other")
+COLLECTION_FIELDS = (*FIELD_LABELS, "other")
 COLUMNS = ["field", "text", "source", "record_id"]
 
 Row = tuple[str, str, str, str]

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..atomic import atomic_path
 from ..cache import cached_zones
-from ..labels import LABELS
+from ..schema import LABELS
 
 log = logging.getLogger(__name__)
 ZONES_FILE = "zones.parquet"

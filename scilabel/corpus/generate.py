@@ -23,7 +23,7 @@ from scilabel.atomic import write_bytes
 from scilabel.corpus.jats import Article, iter_articles, iter_jats_files
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.corpus.templates.base import short_authors
-from scilabel.labels import MAJOR_LABELS
+from scilabel.schema import MAJOR_LABELS
 
 log = logging.getLogger(__name__)
 

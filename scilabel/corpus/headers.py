@@ -13,10 +13,12 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from ..schema import FIELD_LABELS
+
 log = logging.getLogger(__name__)
 
-#: Header fields (the zone labels they train) plus ``other``.
-HEADER_FIELDS = ("title", "authors", "affiliations", "abstract", "other")
+#: Header fields (the zone labels they train: every field but the references) plus ``other``.
+HEADER_FIELDS = (*(f for f in FIELD_LABELS if f != "references"), "other")
 
 #: GROBID header TEI: element (``name`` or ``name:type``) -> field. Containers and ``lb`` are not listed.
 GROBID_HEADER_FIELDS: dict[str, str] = {

@@ -26,10 +26,10 @@ from tqdm import tqdm
 
 from ..cache import cached_zones
 from ..features.cues import PART_LINE, PART_MIN_WORDS
-from ..labels import LABELS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
 from ..render import Renderer
+from ..schema import LABELS
 from ..sources import html_files, load_source
 from ..zones import collect_zones
 from .dataset import write_dataset

@@ -26,7 +26,7 @@ from ..constraints import (above_larger_text, below_larger_text, byline_captions
                            editor_credits, measurements, section_headings, sentences, site_controls, site_notices,
                            symbols_only, table_row_cells)
 from ..features import ZoneArrays, Zones
-from ..labels import STATE_INDEX, STATES
+from ..schema import STATE_INDEX, STATES
 
 Predicate = Callable[[ZoneArrays], np.ndarray]
 
@@ -40,7 +40,7 @@ class Veto:
     name : what the rule is called (unique within a table; :func:`without` leaves rules out by name)
     predicate : a module-level function (so that it pickles) of a page's zones
         (:class:`~scilabel.features.ZoneArrays`) returning a boolean mask of them
-    bars : names of the states (:data:`~scilabel.labels.STATES`) barred where the predicate holds
+    bars : names of the states (:data:`~scilabel.schema.STATES`) barred where the predicate holds
     pass_over : the other kind of rule: the decoded path passes over the zones where the predicate
         holds, labelling them ``other`` in the gap state where they stand (HMM decoding only)
     """
