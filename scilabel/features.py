@@ -1,7 +1,7 @@
 """Zone features: the words of a zone and its layout.
 
 Layout features are computed per page from a zones frame (:func:`scilabel.zones.zones_frame` rows,
-a ``page`` column telling pages apart). The paper's four (number of words, left, top, height) come
+a ``document`` column telling pages apart). The paper's four (number of words, left, top, height) come
 first; the rest add what it lacks: width, position relative to the page and in reading order, font
 size relative to the page's body text, bold and italic type, shares of capitals, digits and
 punctuation, e-mail / URL / DOI / year patterns, superscript markers, link density, whether the
@@ -28,10 +28,10 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
-#: The zones-frame columns features are computed from (``page``, ``page_width`` and ``page_height``
+#: The zones-frame columns features are computed from (``document``, ``page_width`` and ``page_height``
 #: when present).
 ZONE_COLUMNS = ("text", "x", "y", "w", "h", "font_size", "font_weight", "link_chars", "sup_chars", "italic_chars",
-                "page", "page_width", "page_height")
+                "document", "page_width", "page_height")
 #: Zones as features read them: a zones frame, or its columns as arrays by name (all of one length).
 Zones = pd.DataFrame | Mapping[str, np.ndarray]
 #: The layout features of Zou, Le & Thoma (2007).
@@ -501,10 +501,10 @@ def n_rows(zones: Zones) -> int:
 
 
 def page_codes(zones: Zones) -> np.ndarray:
-    """Page number of every row (pages in order of first appearance)."""
-    if "page" not in zones:
+    """Document number of every row (documents in order of first appearance)."""
+    if "document" not in zones:
         return np.zeros(n_rows(zones), dtype=np.intp)
-    pages = np.asarray(zones["page"])
+    pages = np.asarray(zones["document"])
     if len(pages) and (pages == pages[0]).all():  # one page, the common case: far cheaper than factorize
         return np.zeros(len(pages), dtype=np.intp)
     return pd.factorize(pages, sort=False)[0]

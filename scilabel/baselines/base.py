@@ -15,7 +15,7 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
-from ..sources import PageError
+from ..readers import PageError
 
 #: Labels a baseline may fill in :attr:`BaselineResult.fields`.
 FIELD_LABELS: tuple[str, ...] = ("title", "authors", "affiliations", "abstract", "references")
