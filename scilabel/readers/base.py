@@ -4,7 +4,8 @@ A reader turns one source (a file, a URL, an HTML string; later a PDF or a WARC 
 :class:`Document` whose zones frame is the contract between readers and every later stage. The frame
 has one row per zone in reading order with
 
-- ``document``: which document the row belongs to (the source as given), the key rows are grouped by;
+- ``document``: which document the row belongs to, the key rows are grouped by (a reader gives the
+  source as given; a dataset, its page id);
 - ``page``: the 1-based page number within the document (always 1 for a web page);
 - ``text``, ``x``, ``y``, ``w``, ``h`` (CSS px at a 1280 px viewport), ``font_size``, ``font_weight``,
   ``italic_chars``, ``sup_chars``, ``link_chars``, ``tag_path`` (HTML only), ``dom_index``,
