@@ -76,9 +76,9 @@ def generated_cases(args: argparse.Namespace) -> Iterator[Case]:
     manifest = pd.read_csv(args.corpus / "manifest.csv")
     manifest = manifest[manifest.split.isin(args.splits)].set_index("path")
     zones = pd.read_parquet(args.corpus / "zones.parquet")
-    zones = zones[zones.page.isin(manifest.index)].reset_index(drop=True)
+    zones = zones[zones.document.isin(manifest.index)].reset_index(drop=True)
     column = labelled(zones, args.labels)
-    for page, frame in zones.groupby("page", sort=False):
+    for page, frame in zones.groupby("document", sort=False):
         row = manifest.loc[page]
         found = Counter(normalise(n) for n in record_names(frame, column))
         shown = (frame["label"] == "authors").any()
@@ -89,11 +89,11 @@ def real_cases(args: argparse.Namespace) -> Iterator[Case]:
     """(split, "real", gold names, found names) of every silver page whose byline the silver
     alignment found, gold from the page's meta tags."""
     manifest = pd.read_csv(args.silver / "manifest.csv")
-    manifest = manifest[manifest.fields.fillna("").str.split().map(lambda f: "authors" in f)].set_index("page")
+    manifest = manifest[manifest.fields.fillna("").str.split().map(lambda f: "authors" in f)].set_index("document")
     zones = pd.read_parquet(args.silver / "zones.parquet")
-    zones = zones[zones.page.isin(manifest.index)].reset_index(drop=True)
+    zones = zones[zones.document.isin(manifest.index)].reset_index(drop=True)
     column = labelled(zones, args.labels)
-    for page, frame in zones.groupby("page", sort=False):
+    for page, frame in zones.groupby("document", sort=False):
         row = manifest.loc[page]
         html = (REPO / row.html_path).read_text(encoding="utf-8", errors="replace")
         gold = Counter(unordered(n) for n in read_meta(html).authors)

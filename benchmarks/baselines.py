@@ -54,7 +54,7 @@ def main() -> None:
     print(f"\nCBR learning curve, family {args.family} (pages in arrival order)")
     print(curves.round(3).to_string(index=False))
     summary = curves.assign(first=curves.groupby("variant").cumcount() == 0).groupby(["variant", "first"]).agg(
-        pages=("page", "size"), hit_rate=("hit", "mean"), retrieved=("retrieved", "mean"), ms=("ms", "mean"),
+        pages=("document", "size"), hit_rate=("hit", "mean"), retrieved=("retrieved", "mean"), ms=("ms", "mean"),
         solve_ms=("solve_ms", "mean"),
         **{c: (c, "mean") for c in ("content_f", "fields_f") if c in curves})
     print("\nFirst page vs the rest\n" + summary.round(3).to_string())

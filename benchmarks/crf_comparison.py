@@ -83,7 +83,7 @@ class LineUnitCRF:
         return out
 
     def fit(self, zones: pd.DataFrame, collections: pd.DataFrame) -> LineUnitCRF:
-        pages = [self._units(page)[1] for _, page in zones.groupby("page", sort=False)]
+        pages = [self._units(page)[1] for _, page in zones.groupby("document", sort=False)]
         units = pd.concat(pages, ignore_index=True)
         self.featurizer = ZoneFeaturizer().fit(units, collections=collections)
         dense = self.featurizer.transform_blocks(units)[1]
@@ -129,7 +129,7 @@ class LineUnitCRF:
 
     def _labels(self, zones: pd.DataFrame, constrained: bool) -> np.ndarray:
         out = np.empty(len(zones), dtype=object)
-        for rows in zones.groupby("page", sort=False).indices.values():
+        for rows in zones.groupby("document", sort=False).indices.values():
             out[rows] = self._decode(zones.iloc[rows], constrained)
         return out
 
@@ -154,11 +154,11 @@ def main() -> None:
     zones = load_zones([args.data])
     zones = zones[zones["split"] == "train"].assign(label=lambda z: z["label"].fillna("other"))
     if args.train_pages:
-        pages = zones["page"].drop_duplicates().sample(args.train_pages, random_state=0)
-        zones = zones[zones["page"].isin(pages)]
+        pages = zones["document"].drop_duplicates().sample(args.train_pages, random_state=0)
+        zones = zones[zones["document"].isin(pages)]
     start = time.perf_counter()
     crf = LineUnitCRF().fit(zones.reset_index(drop=True), pd.read_parquet(args.collections))
-    log.info("CRF fitted on %d pages in %.0f s", zones["page"].nunique(), time.perf_counter() - start)
+    log.info("CRF fitted on %d pages in %.0f s", zones["document"].nunique(), time.perf_counter() - start)
 
     systems = {"HMM + SVM (shipped)": load_model(default_model_path("svm")).predict,
                "CRF": crf.predict, "CRF on HMM links": crf.predict_constrained}

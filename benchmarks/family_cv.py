@@ -54,7 +54,7 @@ def main() -> None:
         model = ZoneLabeler(emission=emission).fit(train[~held].reset_index(drop=True), collections=collections)
         pages = train[held].reset_index(drop=True)
         scores = zone_scores(pages["label"], model.predict(pages))
-        rows.append({"family": family, "pages": pages["page"].nunique(),
+        rows.append({"family": family, "pages": pages["document"].nunique(),
                      **{label: 100 * scores.loc[label, "f"] for label in FIELD_LABELS}})
         print(f"{family}: {time.perf_counter() - start:.0f} s", flush=True)
     table = pd.DataFrame(rows).set_index("family")

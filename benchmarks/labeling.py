@@ -41,7 +41,7 @@ def main() -> None:
     zones = load_zones([args.data])
     zones["label"] = zones["label"].fillna("other")
     test = zones[zones["split"] == "test"]
-    pages = [frame.reset_index(drop=True) for _, frame in test.groupby("page", sort=False)]
+    pages = [frame.reset_index(drop=True) for _, frame in test.groupby("document", sort=False)]
     result: dict = {"test_pages": len(pages), "zones_per_page_median": statistics.median(len(p) for p in pages)}
     for emission in DEFAULT_MODEL_NAMES:
         model = load_model(default_model_path(emission))
@@ -75,8 +75,8 @@ def main() -> None:
 def training_times(zones: pd.DataFrame, n_pages: int, collections_path: Path) -> dict:
     """Seconds to fit each shipped model's labeller on ``n_pages`` training pages (a seeded choice)."""
     train = zones[zones["split"] == "train"]
-    chosen = train["page"].drop_duplicates().sample(frac=1.0, random_state=0).head(n_pages)
-    subset = train[train["page"].isin(set(chosen))].reset_index(drop=True)
+    chosen = train["document"].drop_duplicates().sample(frac=1.0, random_state=0).head(n_pages)
+    subset = train[train["document"].isin(set(chosen))].reset_index(drop=True)
     collections = pd.read_parquet(collections_path) if collections_path.is_file() else None
     result: dict = {"fit_with_collections": collections is not None}
     for emission in DEFAULT_MODEL_NAMES:

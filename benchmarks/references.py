@@ -88,7 +88,7 @@ def pages_section(parser, zones: pd.DataFrame, splits: list[str], label_column: 
     formats: dict = defaultdict(Counter)
     started = time.perf_counter()
     pages = 0
-    for page, frame in zones[zones["split"].isin(splits)].groupby("page", sort=False):
+    for page, frame in zones[zones["split"].isin(splits)].groupby("document", sort=False):
         split, group = frame["split"].iloc[0], frame["group"].iloc[0]
         found = page_references(frame, parser, label_column)
         rows = [lit.rows for lit in found.literals]

@@ -19,8 +19,9 @@ from pathlib import Path
 import psutil
 from tqdm import tqdm
 
-from scilabel.render import Renderer
-from scilabel.sources import PageError, load_source
+from scilabel.readers import PageError
+from scilabel.readers.render import Renderer
+from scilabel.readers.sources import load_source
 from scilabel.zones import collect_zones
 
 

@@ -36,7 +36,7 @@ COLUMNS = (("heading_f1", "head F1"), ("level_accuracy", "level"), ("boundary_f1
 def pages_section(zones: pd.DataFrame, corpus: Path, column: str) -> dict:
     totals: dict = defaultdict(Counter)
     started, pages, build_seconds = time.perf_counter(), 0, 0.0
-    for page, frame in zones.groupby("page", sort=False):
+    for page, frame in zones.groupby("document", sort=False):
         frame = frame.reset_index(drop=True)
         t0 = time.perf_counter()
         article = article_structure(frame, frame[column].tolist())

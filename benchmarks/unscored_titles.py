@@ -45,7 +45,7 @@ def main() -> None:
     warnings.filterwarnings("ignore")
     zones = load_zones([args.silver])
     scored = {page for page, labels in scored_labels(args.silver).items() if "title" in labels}
-    pages = [(group, f.reset_index(drop=True)) for (page, group), f in zones.groupby(["page", "group"], sort=True)
+    pages = [(group, f.reset_index(drop=True)) for (page, group), f in zones.groupby(["document", "group"], sort=True)
              if page not in scored]
     print(f"{len(pages)} real pages without a silver title ({len(scored)} with one)")
     for spec in args.model:
@@ -60,7 +60,7 @@ def main() -> None:
             ok = bool(title) and title <= gold
             agree[group].append(ok)
             if not ok:
-                misses.append((page["page"][0], [page["text"][i][:60] for i in sorted(title)]))
+                misses.append((page["document"][0], [page["text"][i][:60] for i in sorted(title)]))
         total = [ok for oks in agree.values() for ok in oks]
         print(f"\n{spec}: title is the largest type on {sum(total)} of {len(total)} pages")
         for group, oks in sorted(agree.items(), key=lambda kv: -len(kv[1])):

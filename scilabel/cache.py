@@ -22,18 +22,18 @@ import pandas as pd
 from tqdm import tqdm
 
 from .atomic import atomic_path
-from .render import Renderer
-from .sources import PageError
+from .readers import PageError
+from .readers.render import Renderer
 from .zones import collect_zones, zones_frame
 
 log = logging.getLogger(__name__)
-_CODE_FILES = ("render.py", "extract.js", "zones.py", "sources.py")
+_CODE_FILES = ("readers/render.py", "readers/extract.js", "zones.py", "readers/sources.py")
 
 
 def _code_version() -> str:
     digest = hashlib.sha256()
     for name in _CODE_FILES:
-        digest.update((Path(__file__).with_name(name)).read_bytes())
+        digest.update((Path(__file__).parent / name).read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -42,7 +42,7 @@ CODE_VERSION = _code_version()
 
 @dataclass
 class CachedPage:
-    """One page's zones (None when it failed) and why it failed."""
+    """One page's zones frame (None when it failed; ``document`` is the page's path) and why it failed."""
 
     path: Path
     zones: pd.DataFrame | None
@@ -139,4 +139,4 @@ def cached_zones(
         if path in errors:
             yield CachedPage(path, None, errors[path])
         else:
-            yield CachedPage(path, pd.read_parquet(targets[path]))
+            yield CachedPage(path, pd.read_parquet(targets[path]).assign(document=str(path)))

@@ -16,9 +16,10 @@ import pandas as pd
 
 from . import __version__
 from .atomic import write_text
-from .render import BrowserNotFound, Renderer
+from .readers import PageError, reader_for
+from .readers.render import BrowserNotFound, Renderer
+from .readers.sources import html_files
 from .schema import TOPOLOGIES
-from .sources import PageError, html_files
 from .zones import Zone, collect_zones
 
 log = logging.getLogger("scilabel")
@@ -189,9 +190,10 @@ def cmd_label(args: argparse.Namespace) -> int:
     if args.baseline:
         baseline, label_one = _baseline_labeller(args)
     else:
+        reader = reader_for(pages[0], timeout=args.timeout)  # a directory holds HTML pages only
         labeler, parser = _load_models(args)
-        renderer = stack.enter_context(Renderer(timeout=args.timeout))
-        label_one = lambda page, overlay: label_page(renderer, labeler, parser, page, overlay=overlay)  # noqa: E731
+        stack.enter_context(reader)
+        label_one = lambda page, overlay: label_page(reader, labeler, parser, page, overlay=overlay)  # noqa: E731
     with stack:
         for page in pages:
             overlay = None
@@ -221,7 +223,7 @@ def cmd_label(args: argparse.Namespace) -> int:
 def _baseline_labeller(args: argparse.Namespace):
     """The baseline and a function labelling one page with it (no browser: baselines read the HTML)."""
     from .baselines import CaseBase, get_baseline, record
-    from .sources import load_source
+    from .readers.sources import load_source
 
     baseline = get_baseline(args.baseline)
     if args.case_base:
@@ -249,9 +251,10 @@ def cmd_refs(args: argparse.Namespace) -> None:
             raise CommandError("--string: the reference text is empty")
         references, record = [load_parser(args.refs_model).parse(args.string)], None
     else:
+        reader = reader_for(args.page, timeout=args.timeout)
         labeler, parser = _load_models(args)
-        with Renderer(timeout=args.timeout) as renderer:
-            labelled = label_page(renderer, labeler, parser, args.page)
+        with reader:
+            labelled = label_page(reader, labeler, parser, args.page)
         references = labelled["references"]
         record = {key: labelled[key] for key in ("source", "model", "anchor_format", "references")}
     if args.format == "bibtex":
@@ -267,9 +270,10 @@ def cmd_structure(args: argparse.Namespace) -> None:
     """Print the article structure of a page as XML, JATS XML or JSON."""
     from .structure import serialize, structure_page, write
 
+    reader = reader_for(args.page, timeout=args.timeout)
     labeler, parser = _load_models(args)
-    with Renderer(timeout=args.timeout) as renderer:
-        article = structure_page(renderer, labeler, parser, args.page)
+    with reader:
+        article = structure_page(reader, labeler, parser, args.page)
     if args.output is None:
         sys.stdout.buffer.write(serialize(article, args.format))
         sys.stdout.flush()

@@ -46,7 +46,7 @@ def scored_labels(folder: Path) -> dict[str, set[str]]:
     manifest = pd.read_csv(path) if path.exists() else pd.DataFrame()
     if "fields" not in manifest:
         return {}
-    return {row.page: set(str(row.fields).split()) if isinstance(row.fields, str) else set()
+    return {row.document: set(str(row.fields).split()) if isinstance(row.fields, str) else set()
             for row in manifest.itertuples()}
 
 
@@ -67,7 +67,7 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
             continue
         coverage = scored_labels(folder)
         dataset = Path(folder).name
-        pages = [(page, frame.reset_index(drop=True)) for page, frame in zones.groupby("page", sort=False)]
+        pages = [(page, frame.reset_index(drop=True)) for page, frame in zones.groupby("document", sort=False)]
         groups = {page: frame["group"].iloc[0] for page, frame in pages}
         for name, system in systems.items():
             preds, elapsed = [], 0.0
@@ -94,7 +94,7 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
     details_frame = pd.DataFrame(details)
     summary, by_group = _tables(details_frame, pd.DataFrame(timing))
     per_page = pd.concat(page_scores, ignore_index=True) if page_scores else pd.DataFrame()
-    worst = (per_page.groupby(["system", "dataset", "page"])["f"].mean().rename("mean_token_f").reset_index()
+    worst = (per_page.groupby(["system", "dataset", "document"])["f"].mean().rename("mean_token_f").reset_index()
              .sort_values(["system", "mean_token_f"]).groupby("system").head(10)) if len(per_page) else per_page
     return Evaluation(summary, by_group, details_frame, confusions, worst)
 
@@ -149,8 +149,8 @@ def render_ms_per_page(folder: Path, split: str = "test", sample: int = 20) -> f
     ``split`` in a dataset: what a labeller costs before its own work, which baselines reading the
     HTML do not pay. NaN when no page renders."""
     from .baselines.scoring import load_pages
-    from .render import Renderer
-    from .sources import PageError
+    from .readers.render import Renderer
+    from .readers import PageError
     from .zones import collect_zones
 
     pages = load_pages(folder, split)[:sample]

@@ -1,7 +1,7 @@
 """The zone labeller: emission model + 16-state left-right HMM, as one scikit-learn estimator.
 
 Input is a zones frame (rows of :func:`scilabel.zones.zones_frame`, in reading order within a page)
-with a ``page`` column; pages are the groups of consecutive rows sharing a ``page`` value. With
+with a ``document`` column; pages are the groups of consecutive rows sharing a ``document`` value. With
 ``merge_lines`` the labelling units are line units (:mod:`scilabel.lines`): zone fragments side by
 side on one visual line, labelled together.
 """

@@ -59,7 +59,7 @@ def token_scores(pages: Iterable[tuple[str, dict[str, str], dict[str, str], set[
                  labels: Iterable[str] = MAJOR_LABELS) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Token-level scores from ``(page, gold_text_by_label, pred_text_by_label, scored_labels)``.
 
-    Returns (micro-averaged scores per label, per-page scores with columns page, label, p, r, f).
+    Returns (micro-averaged scores per label, per-page scores with columns document, label, p, r, f).
     """
     labels = list(labels)
     totals = {lab: [0, 0, 0] for lab in labels}
@@ -72,7 +72,7 @@ def token_scores(pages: Iterable[tuple[str, dict[str, str], dict[str, str], set[
             for i, v in enumerate((tp, n_pred, n_gold)):
                 totals[lab][i] += v
             p, r, f = _prf(tp, n_pred, n_gold)
-            per_page.append({"page": page, "label": lab, "precision": p, "recall": r, "f": f, "gold_tokens": n_gold})
+            per_page.append({"document": page, "label": lab, "precision": p, "recall": r, "f": f, "gold_tokens": n_gold})
     rows = []
     for lab in labels:
         tp, n_pred, n_gold = totals[lab]

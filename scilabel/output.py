@@ -131,9 +131,11 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
         "source": source,
         "model": model,
         "zones": [
-            {"label": lab, "state": state, "text": text, "bbox": [round(float(v), 1) for v in bbox], "confidence": round(float(conf), 4)}
-            for lab, state, text, bbox, conf in zip(
-                labels.labels, labels.states, texts, zones[["x", "y", "w", "h"]].itertuples(index=False), labels.confidence
+            {"label": lab, "state": state, "text": text, "bbox": [round(float(v), 1) for v in bbox], "page": int(page),
+             "confidence": round(float(conf), 4)}
+            for lab, state, text, bbox, page, conf in zip(
+                labels.labels, labels.states, texts, zones[["x", "y", "w", "h"]].itertuples(index=False), zones["page"],
+                labels.confidence
             )
         ],
         "title": field_text("title", of("title")),

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .render import Node, RenderedPage
+if TYPE_CHECKING:  # types only: the HTML reader imports this module
+    from .readers.render import Node, RenderedPage
 
 #: Computed ``display`` values whose boxes flow inside a line; every other value breaks lines.
 INLINE_DISPLAYS = frozenset(
@@ -254,8 +256,10 @@ def _cited_ids(nodes: list[Node], run: list[int]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def zones_frame(zones: list[Zone], page: RenderedPage | None = None) -> pd.DataFrame:
-    """The zones as a DataFrame, one row per zone (bbox split into x, y, w, h)."""
+def zones_frame(zones: list[Zone], page: RenderedPage) -> pd.DataFrame:
+    """The zones frame of a rendered page (:mod:`scilabel.readers.base`), one row per zone: its
+    ``document`` (the page's source) and ``page`` (1: a web page is one page), the zone's fields with
+    the bbox split into x, y, w, h, and the page's width and height."""
     rows = []
     for zone in zones:
         row = asdict(zone)
@@ -264,7 +268,8 @@ def zones_frame(zones: list[Zone], page: RenderedPage | None = None) -> pd.DataF
         rows.append(row)
     columns = [f for f in Zone.__dataclass_fields__ if f != "bbox"] + ["x", "y", "w", "h"]
     frame = pd.DataFrame(rows, columns=columns)
-    if page is not None:
-        frame["page_width"] = page.width
-        frame["page_height"] = page.height
+    frame.insert(0, "document", page.source)
+    frame.insert(1, "page", 1)
+    frame["page_width"] = page.width
+    frame["page_height"] = page.height
     return frame

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scilabel.render import Renderer
+from scilabel.readers import ChromiumHTMLReader
+from scilabel.readers.render import Renderer
 from scilabel.zones import Zone, collect_zones
 
 REPO = Path(__file__).resolve().parents[1]
@@ -17,9 +18,15 @@ EXAMPLE_PAGE = REPO / "data" / "examples" / "example_article.html"
 
 
 @pytest.fixture(scope="session")
-def renderer() -> Iterator[Renderer]:
-    with Renderer(timeout=5.0) as r:
+def reader() -> Iterator[ChromiumHTMLReader]:
+    with ChromiumHTMLReader(timeout=5.0) as r:
         yield r
+
+
+@pytest.fixture(scope="session")
+def renderer(reader: ChromiumHTMLReader) -> Renderer:
+    """The session reader's renderer: one browser for the whole session."""
+    return reader.renderer
 
 
 @pytest.fixture(scope="session")

@@ -239,7 +239,7 @@ def write_dataset(folder: Path, pages: dict[str, str]) -> None:
         rows = [(title, "title", False), ("Ada Lovelace, Alan Turing", "authors", False), ("Home", "other", False)]
         rows += [(p, "other", True) for p in body]
         rows += [("Smith J. Soil life. Nature 1999.", "references", False)]
-        zones += [{"page": page, "split": "test", "group": "journal_a", "text": t, "label": lab, "content": c}
+        zones += [{"document": page, "split": "test", "group": "journal_a", "text": t, "label": lab, "content": c}
                   for t, lab, c in rows]
         manifest.append({"path": page, "family": "journal_a", "split": "test", "html_path": str(folder / page)})
     pd.DataFrame(zones).to_parquet(folder / "zones.parquet")

@@ -10,7 +10,7 @@ import pytest
 from scilabel.cli import HMM_SETTINGS, build_parser, main
 from scilabel.hmm import TRANSITION_SETTINGS
 from scilabel.labeler import ZoneLabeler
-from scilabel.render import Renderer
+from scilabel.readers.render import Renderer
 from scilabel.schema import LABELS, TOPOLOGIES
 from scilabel.zones import collect_zones
 
@@ -35,7 +35,8 @@ def test_default_model_labels_example_page_exactly_as_its_gold(capsys, gold_labe
     assert record["model"] == "scilabel-svm"
     zones = record["zones"]
     assert [z["label"] for z in zones] == gold_labels
-    assert all(set(z) == {"label", "state", "text", "bbox", "confidence"} and len(z["bbox"]) == 4 for z in zones)
+    assert all(set(z) == {"label", "state", "text", "bbox", "page", "confidence"} and len(z["bbox"]) == 4 for z in zones)
+    assert {z["page"] for z in zones} == {1}  # a web page is one page
     assert all(z["label"] in LABELS and 0.0 <= z["confidence"] <= 1.0 for z in zones)
     assert record["title"] == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
     assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
@@ -161,9 +162,9 @@ def test_evaluate_puts_models_and_baselines_in_one_table(capsys, tmp_path, rende
     folder = tmp_path / "example"
     folder.mkdir()
     page = renderer.render(EXAMPLE_PAGE)
-    zones = zones_frame(collect_zones(page), page).assign(page="example", split="test", group="example")
+    zones = zones_frame(collect_zones(page), page).assign(document="example", split="test", group="example")
     zones.to_parquet(folder / "zones.parquet")
-    (folder / "manifest.csv").write_text(f"page,split,family,html_path\nexample,test,example,{EXAMPLE_PAGE}\n")
+    (folder / "manifest.csv").write_text(f"document,split,family,html_path\nexample,test,example,{EXAMPLE_PAGE}\n")
     out = tmp_path / "eval"
     assert main(["evaluate", "--model", "svm", "--data", str(folder), "--baselines", "metatags", "sentences",
                  "--out", str(out)]) == 0

@@ -44,7 +44,7 @@ def test_citation_lines_open_with_names_then_the_year():
 
 def _zones(texts, sizes, pages=None):
     return {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
-            **({"page": np.array(pages, dtype=object)} if pages else {})}
+            **({"document": np.array(pages, dtype=object)} if pages else {})}
 
 
 def test_below_larger_text_is_below_a_sentence_in_larger_type_on_its_page():
@@ -182,7 +182,7 @@ def test_the_default_vetoes_bar_authors_for_a_sentence_only():
 def test_table_row_cells_are_three_or_more_zones_side_by_side_on_one_page():
     zones = {"text": np.array(["1", "−22", "–", "Smith J (2001) Title.", "a", "b", "c"], dtype=object),
              "y": np.array([100.0, 100.2, 99.8, 130.0, 100.0, 100.0, np.nan]),
-             "page": np.array(["p", "p", "p", "p", "q", "q", "q"], dtype=object)}
+             "document": np.array(["p", "p", "p", "p", "q", "q", "q"], dtype=object)}
     # the same top to the pixel on one page; page q's two cells at that top are no row of three
     assert table_row_cells(zones).tolist() == [True, True, True, False, False, False, False]
     assert table_row_cells({"text": np.array(["x"], dtype=object)}).tolist() == [False]  # no tops

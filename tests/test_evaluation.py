@@ -27,7 +27,7 @@ def test_token_scores_are_multisets_micro_averaged():
     table, per_page = token_scores(pages, ["title"])
     assert table.loc["title", "precision"] == pytest.approx(4 / 6)
     assert table.loc["title", "recall"] == pytest.approx(4 / 5)
-    assert list(per_page["page"]) == ["p1", "p2"]
+    assert list(per_page["document"]) == ["p1", "p2"]
 
 
 @pytest.fixture()
@@ -35,10 +35,10 @@ def dataset(tmp_path):
     rows = []
     for page in ("a", "b"):
         for k, label in enumerate(["other", "title", "authors", "abstract", "other", "references"]):
-            rows.append({"page": page, "split": "test", "group": f"fam-{page}", "label": label,
+            rows.append({"document": page, "split": "test", "group": f"fam-{page}", "label": label,
                          "text": f"{label} words {page} {k}", "content": False})
     pd.DataFrame(rows).to_parquet(tmp_path / "zones.parquet")
-    pd.DataFrame({"page": ["a", "b"], "fields": ["title authors abstract references", "title"]}).to_csv(
+    pd.DataFrame({"document": ["a", "b"], "fields": ["title authors abstract references", "title"]}).to_csv(
         tmp_path / "manifest.csv", index=False)
     return tmp_path
 
@@ -62,10 +62,10 @@ def test_evaluate_perfect_null_and_silver_masks(dataset):
 
 
 def test_unscored_zones_count_for_no_label(tmp_path):
-    rows = [{"page": "a", "split": "test", "group": "g", "label": label, "text": f"zone {k}", "unscored": unscored}
+    rows = [{"document": "a", "split": "test", "group": "g", "label": label, "text": f"zone {k}", "unscored": unscored}
             for k, (label, unscored) in enumerate([("abstract", None), ("other", "abstract"), ("other", None)])]
     pd.DataFrame(rows).to_parquet(tmp_path / "zones.parquet")
-    pd.DataFrame({"page": ["a"], "fields": ["abstract"]}).to_csv(tmp_path / "manifest.csv", index=False)
+    pd.DataFrame({"document": ["a"], "fields": ["abstract"]}).to_csv(tmp_path / "manifest.csv", index=False)
     systems = {"runs_on": lambda f: ["abstract", "abstract", "other"],  # the zone of unknown gold: not a miss
                "runs_past": lambda f: ["abstract", "abstract", "abstract"]}
     zone = evaluate(systems, [tmp_path]).summary.set_index(["system", "level"])

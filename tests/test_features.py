@@ -27,9 +27,9 @@ TEXTS = [
 ]
 
 
-def zone(text, y, x=40.0, w=600.0, h=19.2, size=16.0, weight=400, page="p", label="other"):
+def zone(text, y, x=40.0, w=600.0, h=19.2, size=16.0, weight=400, document="p", label="other"):
     return {"text": text, "x": x, "y": float(y), "w": w, "h": h, "font_size": size, "font_weight": weight,
-            "link_chars": 0, "sup_chars": 0, "italic_chars": 0, "page": page, "label": label}
+            "link_chars": 0, "sup_chars": 0, "italic_chars": 0, "document": document, "label": label}
 
 
 def test_tokenize_shapes_numbers_and_patterns():
@@ -80,7 +80,7 @@ def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     rows = [zone("Home", 0), zone("Abstract", 40, weight=700), zone("We measured things " * 5, 80),
             zone("References", 120), zone("1. Smith J. Roots. 1999.", 160),
             zone("An abstract of many more than four words here", 200), zone("Next", 240),
-            zone("Body on the next page", 0, page="q")]
+            zone("Body on the next page", 0, document="q")]
     table = layout_features(pd.DataFrame(rows))
     assert list(table.columns) == list(LAYOUT_FEATURES)
     assert table["prev_abstract_cue"].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
@@ -100,7 +100,7 @@ def test_related_cue_marks_the_related_block_after_the_article():
     texts = ["Related", "Sidebar link one", "Title of an article", "Body text of many words here", "References",
              "Smith J. Roots. 1999.", "Related articles", "Another title of a paper", "Feller C, Farcot E, Mazza C",
              "Abstract", "Body under the heading", "Related work", "More body text"]
-    rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone("Feller C, Farcot E", 0, page="q")]
+    rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone("Feller C, Farcot E", 0, document="q")]
     table = layout_features(pd.DataFrame(rows))
     # a related menu item in the first half of the page, set as body text, marks nothing; "Abstract"
     # ends the block; "Related work" is no related heading; a page starts outside any block
@@ -128,8 +128,8 @@ def test_first_prose_marks_the_first_paragraph_of_each_page_only():
     paragraph = "we measured the roots of twelve plants in dry soil and found that they grew deeper " * 2
     names = "Ana Silva, Bo Chen, Carl Dahl, Dana Ek, Eva Fors, Finn Gram, Gry Holm, Hans Isak, Ida Juhl, Jon Kvist"
     texts = ["Home | About | Contact", names * 2, "Abstract", paragraph, "Introduction", paragraph + "again"]
-    rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone(paragraph.upper(), 0, page="q"),
-                                                                      zone(paragraph, 40, page="q")]
+    rows = [zone(text, 40 * i) for i, text in enumerate(texts)] + [zone(paragraph.upper(), 0, document="q"),
+                                                                      zone(paragraph, 40, document="q")]
     table = layout_features(pd.DataFrame(rows))
     # a list of names is long but mostly capitals; a second paragraph is no longer the first; each page
     # has its own first (a paragraph in capitals is none)
@@ -152,7 +152,7 @@ def test_first_prose_passes_over_site_notices_but_not_an_abstract_ending_with_it
 
 def test_max_before_is_the_largest_value_above_each_zone_on_its_page():
     pages = np.array(["p", "q", "p", "q", "p", "p"], dtype=object)  # pages interleaved in the rows
-    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "page": pages})
+    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "document": pages})
     values = np.array([3.0, 9.0, 1.0, 0.0, 5.0, 2.0])
     assert arrays.max_before(values).tolist() == [0.0, 0.0, 3.0, 9.0, 3.0, 5.0]
     assert ZoneArrays({"text": np.array([], dtype=object)}).max_before(np.array([])).tolist() == []
@@ -161,7 +161,7 @@ def test_max_before_is_the_largest_value_above_each_zone_on_its_page():
 
 def test_max_after_is_the_largest_value_among_the_next_zones_on_its_page():
     pages = np.array(["p", "q", "p", "q", "p", "p"], dtype=object)  # p: rows 0, 2, 4, 5; q: rows 1, 3
-    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "page": pages})
+    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "document": pages})
     values = np.array([3.0, 9.0, 1.0, 4.0, 5.0, 2.0])
     assert arrays.max_after(values, 1).tolist() == [1.0, 4.0, 5.0, 0.0, 2.0, 0.0]
     assert arrays.max_after(values, 2).tolist() == [5.0, 4.0, 5.0, 0.0, 2.0, 0.0]
@@ -204,7 +204,7 @@ def test_line_units_merge_fragments_on_one_line_only():
     rows = [zone("Title of the paper", 0, size=30), zone("Li Sun", 100, x=88, w=40, size=14),
             zone("1,2", 102, x=134, w=14, h=11, size=9.8), zone("Datao Wang", 100, x=196, w=77, size=14),
             zone("2", 102, x=280, w=5, h=11, size=9.8), zone("Next line", 140, x=88, w=100, size=14),
-            zone("Other page", 100, x=150, w=50, size=14, page="q")]
+            zone("Other page", 100, x=150, w=50, size=14, document="q")]
     frame = pd.DataFrame(rows)
     units = line_units(frame)
     assert units.tolist() == [0, 1, 1, 2, 2, 3, 4]  # 48 px (> 1 em) between the two names: two units
@@ -212,7 +212,7 @@ def test_line_units_merge_fragments_on_one_line_only():
     assert merged["text"].tolist() == ["Title of the paper", "Li Sun 1,2", "Datao Wang 2", "Next line", "Other page"]
     box = merged.loc[1, ["x", "y", "w", "h", "font_size"]].to_numpy(float)
     np.testing.assert_allclose(box, [88, 100, 60, 19.2, 14])
-    assert merged["page"].tolist() == ["p", "p", "p", "p", "q"]
+    assert merged["document"].tolist() == ["p", "p", "p", "p", "q"]
     apart = frame.iloc[[0, 5, 6]]
     pd.testing.assert_frame_equal(pd.DataFrame(merge_units(apart, line_units(apart))), apart.reset_index(drop=True))
 
@@ -229,7 +229,7 @@ def test_line_units_join_a_lone_marker_to_the_text_it_marks():
             # nor is the line above, which starts where the marker does
             zone("c", 346, x=48, w=7),
             zone("Text far below", 420, x=48, w=200),  # 55 px under the marker (> 2 em): not joined
-            zone("1,3", 454, x=48, w=20, page="q"), zone("Other page", 478, x=48, w=90, page="q")]
+            zone("1,3", 454, x=48, w=20, document="q"), zone("Other page", 478, x=48, w=90, document="q")]
     units = line_units(pd.DataFrame(rows))
     assert units.tolist() == [0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 8, 8]
     assert pd.DataFrame(merge_units(pd.DataFrame(rows), units))["text"].tolist()[:4] == [
@@ -271,7 +271,7 @@ def test_svm_predict_proba_equals_calibrated_classifier():
     rng = np.random.default_rng(0)
     labels = ["title", "authors", "abstract", "references", "other"]
     rows = [zone(" ".join(rng.choice(["alpha", "beta", "gamma", "delta", lab], 6)), 10 * i, label=lab,
-                 page=f"p{i // 20}") for i, lab in enumerate(rng.choice(labels, 200))]
+                 document=f"p{i // 20}") for i, lab in enumerate(rng.choice(labels, 200))]
     frame = pd.DataFrame(rows)
     state_of = {lab: state for state, lab in STATE_LABEL.items() if lab != "other"}
     states = np.array([state_of.get(lab, "BTA") for lab in frame["label"]])
@@ -286,9 +286,9 @@ def test_svm_predict_proba_equals_calibrated_classifier():
 def test_svm_calibration_folds_keep_template_groups_apart():
     rng = np.random.default_rng(1)
     labels = ["title", "authors", "abstract", "references", "other"]
-    rows = [zone(" ".join(rng.choice(["alpha", "beta", "gamma", lab], 5)), 10 * i, label=lab, page=f"p{i // 20}")
+    rows = [zone(" ".join(rng.choice(["alpha", "beta", "gamma", lab], 5)), 10 * i, label=lab, document=f"p{i // 20}")
             for i, lab in enumerate(rng.choice(labels, 240))]
-    frame = pd.DataFrame(rows).assign(group=lambda f: "family" + f["page"].str[1:].astype(int).mod(4).astype(str))
+    frame = pd.DataFrame(rows).assign(group=lambda f: "family" + f["document"].str[1:].astype(int).mod(4).astype(str))
     folds = SVMEmission()._folds(frame)
     assert len(folds) == 3
     for train, test in folds:

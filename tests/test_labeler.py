@@ -42,7 +42,7 @@ def synthetic_page(i: int) -> list[dict]:
     rows.append(zone("References", "references_heading", next(y), 20, 700))
     rows += [zone(f"{k}. Smith J, Lee K. Root growth. J Bot. {1990 + k};{k}:1-9.", "references", next(y), 14) for k in range(1, 6)]
     rows.append(zone("© 2024 Example Press", "other", next(y), 12))
-    return [dict(r, page=f"p{i}") for r in rows]
+    return [dict(r, document=f"p{i}") for r in rows]
 
 
 @pytest.fixture(scope="module")
@@ -59,12 +59,12 @@ def fitted(pages) -> ZoneLabeler:
 
 def test_naive_bayes_arithmetic_by_hand():
     frame = pd.DataFrame([
-        dict(zone("alpha beta", "title", 0), page="a"),
-        dict(zone("beta beta gamma", "other", 500), page="a"),
+        dict(zone("alpha beta", "title", 0), document="a"),
+        dict(zone("beta beta gamma", "other", 500), document="a"),
     ])
     states = ["Title", "BTA"]
     em = NaiveBayesEmission(layout=("top",), n_bins=2, alpha=1.0, layout_alpha=1.0, min_df=1).fit(frame, states)
-    ll = em.log_likelihood(pd.DataFrame([dict(zone("beta gamma", "other", 500), page="b")]))[0]
+    ll = em.log_likelihood(pd.DataFrame([dict(zone("beta gamma", "other", 500), document="b")]))[0]
     vocab = 3  # alpha beta gamma
     # Title saw alpha, beta (2 tokens); BTA saw beta x2, gamma (3 tokens); 2 layout bins, Title in bin 0, BTA in bin 1
     title = np.log((1 + 1) / (2 + vocab)) + np.log((0 + 1) / (2 + vocab)) + np.log((0 + 1) / (1 + 2))
@@ -76,10 +76,10 @@ def test_naive_bayes_arithmetic_by_hand():
 
 
 def test_collections_feed_the_component_word_models():
-    frame = pd.DataFrame([dict(zone("x y", "title", 0), page="a"), dict(zone("z", "other", 40), page="a")])
+    frame = pd.DataFrame([dict(zone("x y", "title", 0), document="a"), dict(zone("z", "other", 40), document="a")])
     texts = pd.DataFrame({"field": ["abstract", "abstract", "other"], "text": ["photosynthesis rates", "photosynthesis", "ignored words"]})
     em = NaiveBayesEmission(min_df=1).fit(frame, ["Title", "BTA"], texts)
-    ll = em.log_likelihood(pd.DataFrame([dict(zone("photosynthesis", "other", 0), page="b")]))[0]
+    ll = em.log_likelihood(pd.DataFrame([dict(zone("photosynthesis", "other", 0), document="b")]))[0]
     assert ll.argmax() == STATE_INDEX["Abstract"]
     assert em.n_collection_texts_ == 2 and "ignored" not in em.vocabulary_.vocabulary_
 
@@ -105,7 +105,7 @@ def with_vetoes(labeler: ZoneLabeler, vetoes) -> ZoneLabeler:
 
 def test_a_byline_caption_is_never_read_as_authors(fitted):
     page = synthetic_page(200)
-    page.insert(2, dict(zone("Authors", "other", page[1]["y"] + 20, 17), page="p200"))
+    page.insert(2, dict(zone("Authors", "other", page[1]["y"] + 20, 17), document="p200"))
     test = pd.DataFrame(page)
     labels = fitted.predict(test)
     assert labels[2] != "authors" and labels[3] == "authors"
@@ -168,7 +168,7 @@ def test_the_path_passes_over_a_byline_caption_between_title_and_byline(fitted):
     # trained without captions, the HMM has no Title -> BTA -> Authors to count: a caption between the
     # title and the byline is passed over, and the byline is still read
     page = synthetic_page(300)
-    page.insert(2, dict(zone("Authors and affiliations", "other", page[1]["y"] + 20, 16), page="p300"))
+    page.insert(2, dict(zone("Authors and affiliations", "other", page[1]["y"] + 20, 16), document="p300"))
     result = fitted.label_pages(pd.DataFrame(page))[0]
     assert result.labels[2] == "other" and result.states[2] == "BTA" and result.confidence[2] == 1.0
     assert result.labels[3] == "authors"
@@ -281,7 +281,7 @@ def test_labeler_pickled_before_a_transition_parameter_keeps_the_counted_value(p
 
 
 def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
-    families = pages.assign(publisher="pub" + pages["page"].astype("category").cat.codes.mod(3).astype(str))
+    families = pages.assign(publisher="pub" + pages["document"].astype("category").cat.codes.mod(3).astype(str))
     grouped = ZoneLabeler(emission=SVMEmission(calibrate_across="publisher")).fit(families)
     plain = ZoneLabeler(emission=SVMEmission(calibrate_across=None)).fit(families)
     assert not np.allclose(grouped.emission_.sigmoid_a_, plain.emission_.sigmoid_a_)
@@ -311,7 +311,7 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
 
     data = tmp_path / "data"
     data.mkdir()
-    split = np.where(pages["page"].isin(["p0", "p1"]), "test", "train")
+    split = np.where(pages["document"].isin(["p0", "p1"]), "test", "train")
     pages.assign(split=split, group="fam").to_parquet(data / "zones.parquet")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -344,8 +344,8 @@ def test_line_fragments_are_labelled_together_and_broadcast(pages):
         warnings.simplefilter("ignore")
         labeler = ZoneLabeler(emission=NaiveBayesEmission(n_bins=3), topology="interleaved").fit(pages)
     page = synthetic_page(200)
-    name = dict(zone("Ana Silva", "authors", page[2]["y"]), w=70.0, page="p200")
-    marker = dict(zone("1,2", "authors", page[2]["y"] + 2, 11), x=name["x"] + name["w"] + 4, w=12.0, page="p200")
+    name = dict(zone("Ana Silva", "authors", page[2]["y"]), w=70.0, document="p200")
+    marker = dict(zone("1,2", "authors", page[2]["y"] + 2, 11), x=name["x"] + name["w"] + 4, w=12.0, document="p200")
     rows = pd.DataFrame(page[:2] + [name, marker] + page[3:])
     units, unit_zones = labeler._units(rows)
     assert len(unit_zones["text"]) == len(rows) - 1 and units[2] == units[3]
@@ -366,7 +366,7 @@ def test_train_labeler_seeds_the_svm(pages, tmp_path):
 
     data = tmp_path / "data"
     data.mkdir()
-    pages.assign(split="train", group=np.where(pages["page"] < "p2", "a", "b")).to_parquet(data / "zones.parquet")
+    pages.assign(split="train", group=np.where(pages["document"] < "p2", "a", "b")).to_parquet(data / "zones.parquet")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for seed in (0, 3):
@@ -379,7 +379,7 @@ def test_train_labeler_seeds_the_svm(pages, tmp_path):
 
 
 def test_a_page_of_nothing_but_a_caption_is_still_decoded(fitted):
-    page = pd.DataFrame([dict(zone("Authors and affiliations", "other", 0), page="only")])
+    page = pd.DataFrame([dict(zone("Authors and affiliations", "other", 0), document="only")])
     assert fitted.predict(page).tolist() == ["other"]
     assert fitted.predict_proba(page).shape == (1, len(LABELS))
     assert fitted.label_pages(page)[0].states == ["PreTitle"]

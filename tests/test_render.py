@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scilabel.render import BrowserNotFound, Renderer, find_chromium
-from scilabel.sources import PageError
+from scilabel.readers import PageError
+from scilabel.readers.render import BrowserNotFound, Renderer, find_chromium
 from scilabel.zones import collect_zones
 
 from .conftest import EXAMPLE_PAGE, CountingServer
@@ -168,7 +168,7 @@ def test_chromium_discovery(monkeypatch, tmp_path):
     assert find_chromium("/also/fake") == str(fake)
     monkeypatch.delenv("SCILABEL_CHROMIUM")
     assert find_chromium(str(fake)) is None  # Playwright's own browser wins when it exists
-    monkeypatch.setattr("scilabel.render._SYSTEM_CHROMIUMS", (str(tmp_path / "none"),))
+    monkeypatch.setattr("scilabel.readers.render._SYSTEM_CHROMIUMS", (str(tmp_path / "none"),))
     with pytest.raises(BrowserNotFound, match="playwright install chromium"):
         find_chromium(str(tmp_path / "missing"))
 

@@ -90,9 +90,9 @@ def test_build_silver_writes_zones_manifest_and_overlays(tmp_path):
         f'<meta name="citation_doi" content="10.5555/x"></head><body>{body}</body></html>')
     (pages / "broken.html").write_bytes(b"\x00\x01\x02" * 100)
     manifest = build_silver(pages, tmp_path / "out", workers=1, overlays=1)
-    ok = manifest.set_index("page").loc["one.html"]
+    ok = manifest.set_index("document").loc["one.html"]
     assert ok["fields"] == "title authors" and ok["confidence"] == 1.0 and ok["zones_title"] == 1
-    assert "binary content" in manifest.set_index("page").loc["broken.html", "error"]
+    assert "binary content" in manifest.set_index("document").loc["broken.html", "error"]
     zones = pd.read_parquet(tmp_path / "out" / "zones.parquet")
     assert zones.loc[zones["label"] == "authors", "text"].tolist() == ["Ada Okafor, PhD", "Min-jun Lee 1 *"]
     assert (tmp_path / "out" / "overlays" / "one.html.png").read_bytes()[:4] == b"\x89PNG"

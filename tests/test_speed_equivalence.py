@@ -143,12 +143,12 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame(rows, index=zones.index)
     for name, cue in (("prev_abstract_cue", cues._ABSTRACT_CUE), ("prev_references_cue", cues._REFERENCES_CUE)):
         hit = [n <= 4 and cue.search(t) is not None for n, t in zip(table["n_words"], texts)]
-        same_page = zones["page"].eq(zones["page"].shift())
+        same_page = zones["document"].eq(zones["document"].shift())
         table[name] = (same_page & pd.Series([False] + hit[:-1], index=zones.index)).astype(float)
     related_cue = re.compile(r"(?im)^[^\w\n]*(?:related(?!\s+work)|similar\b|recommended\b|you may also|"
                              r"more like this|people also|cited by|citing articles|read next|more from)")
     after_related = []
-    for _, page in table.groupby(zones["page"], sort=False):
+    for _, page in table.groupby(zones["document"], sort=False):
         rows = [zones.index.get_loc(r) for r in page.index]
         sizes, chars = zones["font_size"].to_numpy()[rows], [len(texts[r]) for r in rows]
         weight = {size: sum(c for s, c in zip(sizes, chars) if s == size) for size in sorted(set(sizes))}
@@ -175,7 +175,7 @@ def reference_layout(zones: pd.DataFrame) -> pd.DataFrame:
             after_related.append(value)
     table["after_related_cue"] = after_related
     first_prose = []
-    for _, page in table.groupby(zones["page"], sort=False):
+    for _, page in table.groupby(zones["document"], sort=False):
         seen = False
         for n, caps in zip(page["n_words"], page["caps"]):
             first = not seen and n >= cues.PROSE_MIN_WORDS and caps <= cues.PROSE_MAX_CAPS
@@ -192,7 +192,7 @@ def test_layout_features_equal_per_text_reference(seed):
     zones = pd.DataFrame({
         "text": [random_text(rng) if rng.random() < 0.7 else " ".join(rng.choices(PROSE_WORDS, k=rng.randint(25, 40)))
                  for _ in range(n)],
-        "page": sorted(rng.choice("pq") for _ in range(n)),
+        "document": sorted(rng.choice("pq") for _ in range(n)),
         "x": [rng.uniform(0, 900) for _ in range(n)], "y": [40.0 * i for i in range(n)], "w": 300.0, "h": 20.0,
         "font_size": [rng.choice([12.0, 16.0, 24.0]) for _ in range(n)],
         "font_weight": [rng.choice([400, 700]) for _ in range(n)],
@@ -206,7 +206,7 @@ def test_layout_features_equal_per_text_reference(seed):
 
 def test_layout_features_of_columns_equal_those_of_the_frame():
     rng = random.Random(3)
-    zones = frame_of([random_text(rng) for _ in range(40)]).assign(page=[rng.choice("pq") for _ in range(40)])
+    zones = frame_of([random_text(rng) for _ in range(40)]).assign(document=[rng.choice("pq") for _ in range(40)])
     columns = {name: zones[name].to_numpy() for name in zones}
     np.testing.assert_array_equal(layout_matrix(columns), layout_features(zones).to_numpy())
     np.testing.assert_array_equal(layout_matrix(ZoneArrays(columns)), layout_features(zones).to_numpy())
@@ -234,7 +234,7 @@ def test_merged_line_units_equal_a_pandas_reference(seed):
         "x": np.arange(n) % 3 * 30.0 + rng.choice([0.0, 10.0, 200.0], n), "y": np.arange(n) // 3 * 10.0,
         "w": rng.choice([20.0, 25.0], n), "h": rng.choice([9.0, 12.0, 20.0], n), "font_size": rng.choice([10.0, 16.0], n),
         "font_weight": 400, "link_chars": rng.integers(0, 3, n), "sup_chars": 1, "italic_chars": 0,
-        "page": np.where(rng.random(n) < 0.15, "q", "p"), "label": rng.choice(["title", "other"], n),
+        "document": np.where(rng.random(n) < 0.15, "q", "p"), "label": rng.choice(["title", "other"], n),
     })
     units = line_units(zones)
     expected = reference_merge(zones.iloc[np.argsort(units, kind="stable")].reset_index(drop=True), np.sort(units))
@@ -246,8 +246,8 @@ def test_merged_line_units_equal_a_pandas_reference(seed):
 def test_layout_table_covers_every_feature_and_page_codes_equal_factorize():
     assert tuple(_LAYOUT) == LAYOUT_FEATURES
     for pages in (["a", "a", "a"], ["a", "b", "a"], []):
-        frame = pd.DataFrame({"page": pd.Series(pages, dtype="str")})
-        np.testing.assert_array_equal(page_codes(frame), pd.factorize(frame["page"], sort=False)[0])
+        frame = pd.DataFrame({"document": pd.Series(pages, dtype="str")})
+        np.testing.assert_array_equal(page_codes(frame), pd.factorize(frame["document"], sort=False)[0])
 
 
 def frame_of(texts: list[str], seed: int = 0) -> pd.DataFrame:
@@ -255,7 +255,7 @@ def frame_of(texts: list[str], seed: int = 0) -> pd.DataFrame:
     n = len(texts)
     return pd.DataFrame({"text": texts, "x": rng.uniform(0, 900, n), "y": np.arange(n) * 40.0, "w": 300.0,
                          "h": rng.uniform(10, 60, n), "font_size": 16.0, "font_weight": 400, "link_chars": 0,
-                         "sup_chars": 0, "italic_chars": 0, "page": "p"})
+                         "sup_chars": 0, "italic_chars": 0, "document": "p"})
 
 
 TRAIN_TEXTS = ["Effects of drought on root growth", "Ana Silva, Bo Chen", "Lund University, Sweden",

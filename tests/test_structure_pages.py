@@ -9,11 +9,9 @@ from lxml import etree
 
 from scilabel.corpus.silver import silver_labels
 from scilabel.labeler import PageLabels
-from scilabel.metatags import read_meta
 from scilabel.references import load_parser
 from scilabel.structure import Figure, Item, article_structure, structure_page, to_jats, to_xml
 from scilabel.structure.evaluation import gold_kinds, page_counts, predicted_kinds, summary
-from scilabel.zones import collect_zones, zones_frame
 
 from .conftest import SHARED_DATA
 
@@ -59,10 +57,8 @@ class GoldLabeller:
 
 
 @pytest.fixture(scope="module")
-def page(renderer):
-    rendered = renderer.render(PAGE)
-    zones = zones_frame(collect_zones(rendered), rendered)
-    return zones, structure_page(renderer, GoldLabeller(), load_parser(), PAGE)
+def page(reader):
+    return reader.read(PAGE).zones, structure_page(reader, GoldLabeller(), load_parser(), PAGE)
 
 
 def test_rendered_page_tree(page) -> None:
@@ -112,10 +108,10 @@ def test_evaluation_scores_the_rendered_page(page) -> None:
     assert np.isclose(worse["heading_f1"], 2 * 3 / (2 * 3 + 1))
 
 
-def test_real_pmc_page(renderer) -> None:
-    rendered = renderer.render(PMC_PAGE)
-    zones = zones_frame(collect_zones(rendered), rendered)
-    labels = silver_labels(zones["text"].tolist(), read_meta(PMC_PAGE.read_text(encoding="utf-8"))).labels
+def test_real_pmc_page(reader) -> None:
+    document = reader.read(PMC_PAGE)
+    zones = document.zones
+    labels = silver_labels(zones["text"].tolist(), document.metadata).labels
     article = article_structure(zones, labels)
     assert article.title == "GenBank" and article.abstract
     outline = {s.title: s.level for s in article.walk()}

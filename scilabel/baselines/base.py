@@ -15,8 +15,8 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
+from ..readers import PageError
 from ..schema import FIELD_LABELS  # the labels a baseline may fill in BaselineResult.fields
-from ..sources import PageError
 
 #: Elements that start a new block of text (static HTML semantics; no CSS is applied).
 BLOCK_TAGS: frozenset[str] = frozenset(

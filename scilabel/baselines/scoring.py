@@ -1,7 +1,7 @@
 """Scoring baselines on dataset folders: every system on the same pages, with the same gold.
 
-A dataset folder holds ``zones.parquet`` (one row per rendered zone with ``page``, ``split``,
-``text``, ``label``, ``content`` ...) and ``manifest.csv`` (``page``/``path``, ``split``,
+A dataset folder holds ``zones.parquet`` (one row per rendered zone with ``document``, ``split``,
+``text``, ``label``, ``content`` ...) and ``manifest.csv`` (``document``/``path``, ``split``,
 ``html_path``; silver datasets add ``fields``, the labels their gold covers). Gold text of a label
 is the page's zones of that label joined; gold main content is the zones marked ``content``
 (generated datasets only: on silver pages it is unknown and not scored).
@@ -25,7 +25,8 @@ import pandas as pd
 
 from ..corpus.dataset import MANIFEST_FILE, ZONES_FILE
 from ..metrics import texts_by_label, token_scores, words
-from ..sources import PageError, load_source
+from ..readers import PageError
+from ..readers.sources import load_source
 from .base import FIELD_LABELS, Baseline, BaselineInputError, BaselineResult
 from .cbr import CBRBaseline
 
@@ -38,7 +39,7 @@ EA_MIN_F = 0.9
 class GoldPage:
     """One page of a dataset and its gold."""
 
-    page: str
+    document: str  #: the page id the zones frame groups by
     group: str  #: template family or publisher
     html_path: Path
     gold: dict[str, str]  #: text per label
@@ -62,19 +63,19 @@ def load_pages(dataset_dir: str | Path, split: str | None = "test") -> list[Gold
         if not (folder / name).is_file():
             raise FileNotFoundError(f"{folder}: not a scilabel dataset (no {name})")
     manifest = pd.read_csv(folder / MANIFEST_FILE)
-    zones = pd.read_parquet(folder / ZONES_FILE, columns=["page", "text", "label", "content"])
+    zones = pd.read_parquet(folder / ZONES_FILE, columns=["document", "text", "label", "content"])
     silver = "fields" in manifest.columns
-    by_page = dict(tuple(zones.groupby("page", sort=False)))
+    by_page = dict(tuple(zones.groupby("document", sort=False)))
     pages = []
     for row in manifest.to_dict("records"):
-        page_id = row.get("page", row.get("path"))
+        page_id = row.get("document", row.get("path"))
         if (split is not None and row.get("split") != split) or page_id not in by_page:
             continue
         frame = by_page[page_id]
         texts = frame["text"].fillna("").tolist()
         fields = row["fields"].split() if silver and isinstance(row["fields"], str) else []
         pages.append(GoldPage(
-            page=page_id,
+            document=page_id,
             group=str(row.get("family", row.get("group", ""))),
             html_path=_html_path(folder, row),
             gold=texts_by_label(texts, frame["label"].fillna("other")),
@@ -96,7 +97,7 @@ def _html_path(folder: Path, row: dict) -> Path:
     if isinstance(row.get("path"), str):
         candidates.append(folder / row["path"])
     if not candidates:
-        raise ValueError(f"{folder / MANIFEST_FILE}: no html_path for page {row.get('page')!r}")
+        raise ValueError(f"{folder / MANIFEST_FILE}: no html_path for page {row.get('document', row.get('path'))!r}")
     return next((p for p in candidates if p.exists()), candidates[0])
 
 
@@ -144,7 +145,7 @@ def score_baselines(baselines: Sequence[Baseline], dataset_dirs: Iterable[str | 
         htmls = {}
         for page in pages:
             try:
-                htmls[page.page] = page.html()
+                htmls[page.document] = page.html()
             except PageError as exc:
                 log.warning("page skipped: %s", exc)
         for proto in baselines:
@@ -152,7 +153,7 @@ def score_baselines(baselines: Sequence[Baseline], dataset_dirs: Iterable[str | 
             if getattr(baseline, "supervised", False):
                 baseline.fit(_training_pages(folder))
             rows.append({"dataset": folder.name, "baseline": baseline.name,
-                         **_score_one(baseline, [p for p in pages if p.page in htmls], htmls)})
+                         **_score_one(baseline, [p for p in pages if p.document in htmls], htmls)})
             log.info("%s on %s: done", baseline.name, folder.name)
     return pd.DataFrame(rows)
 
@@ -169,14 +170,14 @@ def _score_one(baseline: Baseline, pages: list[GoldPage], htmls: dict[str, str])
     errors = 0
     seconds = 0.0
     for page in pages:
-        result, took = _timed_extract(baseline, htmls[page.page], str(page.html_path))
+        result, took = _timed_extract(baseline, htmls[page.document], str(page.html_path))
         seconds += took
         errors += result is None
         result = result or BaselineResult(model=baseline.name)
-        label_pages.append((page.page, page.gold, result.fields, page.scored & baseline.produces))
+        label_pages.append((page.document, page.gold, result.fields, page.scored & baseline.produces))
         if not baseline.extracts_content or page.content is None:
             continue
-        content_pages.append((page.page, page.content, result.main_content))
+        content_pages.append((page.document, page.content, result.main_content))
         if "document_blocks" in result.extras:
             flags = _content_blocks(result.extras["document_blocks"], page.content_zones)
             taken = result.extras["content_index"]
@@ -220,13 +221,13 @@ def cbr_learning_curve(dataset_dir: str | Path, family: str, labelled: bool = Fa
         result, took = _timed_extract(cbr, page.html(), str(page.html_path))
         if result is None:
             continue
-        row = {"page": page.page, "hit": result.extras["hit"],
+        row = {"document": page.document, "hit": result.extras["hit"],
                "retrieved": result.extras["retrieved"] / max(1, result.extras["patterns"]),
                "ms": 1000 * took, "solve_ms": result.extras["solve_ms"], "cases": len(cbr.case_base)}
         if page.content is not None:
-            row["content_f"] = _content_scores([(page.page, page.content, result.main_content)])[0]["f"]
+            row["content_f"] = _content_scores([(page.document, page.content, result.main_content)])[0]["f"]
         if labelled:
-            _, per_label = token_scores([(page.page, page.gold, result.fields, page.scored)], FIELD_LABELS)
+            _, per_label = token_scores([(page.document, page.gold, result.fields, page.scored)], FIELD_LABELS)
             row["fields_f"] = per_label.loc[per_label["gold_tokens"] > 0, "f"].mean()
             cbr.learn(result, page.gold)
         rows.append(row)

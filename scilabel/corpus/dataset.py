@@ -1,9 +1,10 @@
 """Labelled zone datasets on disk: one folder holding ``zones.parquet`` and ``manifest.csv``.
 
-``zones.parquet`` has one row per zone of every page (the columns of :func:`scilabel.zones.zones_frame`)
-plus ``page`` (page id), ``split`` (train/dev/test), ``group`` (template family or publisher) and
-``label``; silver pages also have ``unscored``, the label (if any) whose gold a zone cannot give.
-``manifest.csv`` has one row per page, with ``page``/``path``, ``split``, ``html_path``
+``zones.parquet`` has one row per zone of every page (the zones frame of :mod:`scilabel.readers.base`,
+its ``document`` the page id: the manifest's ``document`` or ``path``) plus ``split`` (train/dev/test),
+``group`` (template family or publisher) and ``label``; silver pages also have ``unscored``, the label
+(if any) whose gold a zone cannot give.
+``manifest.csv`` has one row per page, with ``document``/``path``, ``split``, ``html_path``
 (where the page's HTML is) and zone counts per label. Generated corpora and silver corpora share
 this layout, so training and evaluation read both the same way.
 """
@@ -37,7 +38,7 @@ def render_generated(out_dir: Path, workers: int = 1, timeout: float = 10.0) -> 
         if cached.zones is None:
             counts.append({})
             continue
-        frame = cached.zones.assign(page=row.path, split=row.split, group=row.family)
+        frame = cached.zones.assign(document=row.path, split=row.split, group=row.family)
         frame["label"] = frame["label"].fillna("other")
         frames.append(frame)
         counts.append(frame["label"].value_counts().to_dict())

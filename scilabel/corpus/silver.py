@@ -28,10 +28,9 @@ from ..cache import cached_zones
 from ..features.cues import PART_LINE, PART_MIN_WORDS
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
-from ..render import Renderer
+from ..readers import ChromiumHTMLReader
+from ..readers.sources import html_files, load_source
 from ..schema import LABELS
-from ..sources import html_files, load_source
-from ..zones import collect_zones
 from .dataset import write_dataset
 
 log = logging.getLogger(__name__)
@@ -386,7 +385,7 @@ def build_silver(
     pages_dir: Path, out_dir: Path, workers: int = 1, overlays: int = 12, timeout: float = 10.0
 ) -> pd.DataFrame:
     """Render every page under ``pages_dir``, label its zones from its meta tags, and write
-    ``zones.parquet`` (all zones with ``page``, ``split``, ``group``, ``label`` and ``unscored``, the
+    ``zones.parquet`` (all zones with ``document``, ``split``, ``group``, ``label`` and ``unscored``, the
     label whose gold a zone cannot give), ``manifest.csv``
     (one row per page) and label overlays for a sample of pages. Returns the manifest."""
     pages_dir, out_dir = Path(pages_dir), Path(out_dir)
@@ -397,7 +396,7 @@ def build_silver(
     for cached in cached_zones(paths, out_dir / "cache", workers=workers, timeout=timeout):
         page_id = str(cached.path.relative_to(pages_dir))
         if cached.zones is None:
-            rows.append({"page": page_id, "html_path": str(cached.path), "error": cached.error})
+            rows.append({"document": page_id, "html_path": str(cached.path), "error": cached.error})
             continue
         meta = read_meta(load_source(cached.path).html)
         frame = cached.zones
@@ -405,11 +404,11 @@ def build_silver(
         group = publisher_key(meta, cached.path)
         split = publisher_split(group)
         unscored = [result.unscored.get(i) for i in range(len(frame))]
-        frame = frame.assign(page=page_id, split=split, group=group, label=result.labels, unscored=unscored)
+        frame = frame.assign(document=page_id, split=split, group=group, label=result.labels, unscored=unscored)
         frames.append(frame)
         counts = frame["label"].value_counts()
         rows.append({
-            "page": page_id, "html_path": str(cached.path), "group": group, "split": split, "zones": len(frame),
+            "document": page_id, "html_path": str(cached.path), "group": group, "split": split, "zones": len(frame),
             "fields": " ".join(result.fields), "confidence": round(result.confidence, 3),
             **{f"score_{k}": round(v, 3) for k, v in result.scores.items()},
             **{f"zones_{label}": int(counts.get(label, 0)) for label in LABELS},
@@ -429,13 +428,13 @@ def _draw_sample(pages_dir: Path, folder: Path, manifest: pd.DataFrame, n: int, 
     Each page is rendered again for its screenshot and labelled afresh from that render, so the
     boxes match the picture even where a page's scripts make renders differ.
     """
-    labelled = manifest[manifest["fields"].fillna("") != ""].sort_values("page")
+    labelled = manifest[manifest["fields"].fillna("") != ""].sort_values("document")
     step = max(1, len(labelled) // n)
-    sample = labelled["page"].tolist()[::step][:n]
-    with Renderer(timeout=timeout) as renderer:
+    sample = labelled["document"].tolist()[::step][:n]
+    with ChromiumHTMLReader(timeout=timeout) as reader:
         for page_id in tqdm(sample, desc="overlays"):
             shot = folder / (re.sub(r"[^A-Za-z0-9._-]", "_", page_id) + ".png")
-            page = renderer.render(pages_dir / page_id, screenshot=shot)
-            zones = collect_zones(page)
-            result = silver_labels([z.text for z in zones], read_meta(page.html))
-            draw_overlay(shot, [(z.bbox, label) for z, label in zip(zones, result.labels)], shot)
+            document = reader.read(pages_dir / page_id, screenshot=shot)
+            zones = document.zones
+            result = silver_labels(zones["text"].tolist(), document.metadata)
+            draw_overlay(shot, [((r.x, r.y, r.w, r.h), label) for r, label in zip(zones.itertuples(), result.labels)], shot)

@@ -13,10 +13,10 @@ import pandas as pd
 from .chars import ASCII_CHAR_KIND, CAPITAL, FIGURE, SMALL, char_kind, classify, code_points
 from .text import Tokens, cue_lines, join_for_tokens
 
-#: The zones-frame columns features are computed from (``page``, ``page_width`` and ``page_height``
+#: The zones-frame columns features are computed from (``document``, ``page_width`` and ``page_height``
 #: when present).
 ZONE_COLUMNS = ("text", "x", "y", "w", "h", "font_size", "font_weight", "link_chars", "sup_chars", "italic_chars",
-                "page", "page_width", "page_height")
+                "document", "page_width", "page_height")
 #: Zones as features read them: a zones frame, or its columns as arrays by name (all of one length).
 Zones = pd.DataFrame | Mapping[str, np.ndarray]
 #: Least font weight read as bold.
@@ -48,10 +48,10 @@ def n_rows(zones: Zones) -> int:
 
 
 def page_codes(zones: Zones) -> np.ndarray:
-    """Page number of every row (pages in order of first appearance)."""
-    if "page" not in zones:
+    """Document number of every row (documents in order of first appearance)."""
+    if "document" not in zones:
         return np.zeros(n_rows(zones), dtype=np.intp)
-    pages = np.asarray(zones["page"])
+    pages = np.asarray(zones["document"])
     if len(pages) and (pages == pages[0]).all():  # one page, the common case: far cheaper than factorize
         return np.zeros(len(pages), dtype=np.intp)
     return pd.factorize(pages, sort=False)[0]

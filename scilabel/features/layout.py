@@ -1,5 +1,5 @@
 """Layout features, computed per page from a zones frame (:func:`scilabel.zones.zones_frame` rows, a
-``page`` column telling pages apart). The paper's four (number of words, left, top, height) come first;
+``document`` column telling documents apart). The paper's four (number of words, left, top, height) come first;
 the rest add what it lacks: width, position relative to the page and in reading order, font size
 relative to the page's body text, bold and italic type, shares of capitals, digits and punctuation,
 e-mail / URL / DOI / year patterns, superscript markers, link density, and the cue features of

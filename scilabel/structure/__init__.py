@@ -18,8 +18,8 @@ import pandas as pd
 
 from ..labeler import ZoneLabeler
 from ..pipeline import read_page
+from ..readers import Reader
 from ..references import ReferenceParser
-from ..render import Renderer
 from .blocks import classify_zones, group_blocks
 from .sentences import split_sentences
 from .serialize import FORMATS, serialize, to_jats, to_json, to_xml, write
@@ -49,8 +49,8 @@ def main_content(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> str:
     return " ".join(t for t, k in zip(texts, keep) if k)
 
 
-def structure_page(renderer: Renderer, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path) -> Article:
-    """Render, label and structure one page (file, URL or HTML string), its references parsed with
-    ``parser`` (``scilabel.references.load_parser()``) and linked to the sentences citing them."""
-    read = read_page(renderer, labeler, parser, source)
-    return build_article(read.zones, read.labels.labels, read.references.references)
+def structure_page(reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path) -> Article:
+    """Read (with ``reader``), label and structure one source, its references parsed with ``parser``
+    (``scilabel.references.load_parser()``) and linked to the sentences citing them."""
+    read = read_page(reader, labeler, parser, source)
+    return build_article(read.document.zones, read.labels.labels, read.references.references)

@@ -9,7 +9,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
+from .base import PageError
 
 log = logging.getLogger(__name__)
 
@@ -17,10 +18,6 @@ log = logging.getLogger(__name__)
 MAX_PAGE_BYTES = 64 * 1024 * 1024
 _META_CHARSET = re.compile(rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-
-
-class PageError(ValueError):
-    """A page that cannot be read or is not HTML; the message names the page and the problem."""
 
 
 @dataclass
@@ -42,17 +39,25 @@ def html_files(folder: Path) -> list[Path]:
     return sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file())
 
 
+def source_path(source: str | Path) -> Path | None:
+    """The file a source names; None for an HTML string or an http(s) URL."""
+    if isinstance(source, Path):
+        return source
+    stripped = str(source).lstrip()
+    if stripped.startswith("<") or not stripped or re.match(r"https?://", stripped, re.I):
+        return None
+    return Path(str(source))
+
+
 def load_source(source: str | Path, timeout: float = 30.0) -> PageDocument:
     """Read a page given as a file path, an http(s) URL or an HTML string."""
-    if isinstance(source, Path):
-        return _load_file(source)
+    path = source_path(source)
+    if path is not None:
+        return _load_file(path)
     text = str(source)
-    stripped = text.lstrip()
-    if stripped.startswith("<") or not stripped:
-        return from_html(text)
-    if re.match(r"https?://", stripped, re.I):
-        return _load_url(stripped, timeout)
-    return _load_file(Path(text))
+    if re.match(r"https?://", text.lstrip(), re.I):
+        return _load_url(text.lstrip(), timeout)
+    return from_html(text)
 
 
 def from_html(html: str, name: str = "<html string>") -> PageDocument:

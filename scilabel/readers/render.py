@@ -30,8 +30,9 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Rout
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from .atomic import atomic_path
-from .sources import PageDocument, PageError, load_source
+from ..atomic import atomic_path
+from .base import PageError
+from .sources import PageDocument, load_source
 
 log = logging.getLogger(__name__)
 
