@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import json
 
-from scilabel.references.formats import bibtex, csl_json, entry_kind, to_bibtex, to_csl
+from scilabel.writers import WRITERS
+from scilabel.writers.bibtex import to_bibtex
+from scilabel.writers.citation import entry_kind
+from scilabel.writers.csl import csl_items, to_csl
 
 REF = {
     "authors": [
@@ -34,7 +37,7 @@ def test_bibtex_entry() -> None:
 
 
 def test_bibtex_keys_are_unique() -> None:
-    text = bibtex([REF, REF])
+    text = WRITERS["bibtex"].references([REF, REF])
     assert "@article{smith2001agrowth," in text and "@article{smith2001agrowth-2," in text
 
 
@@ -56,5 +59,5 @@ def test_csl_json_item() -> None:
     assert item["issued"] == {"date-parts": [[2001]]}
     assert item["page"] == "45–67" and item["DOI"] == "10.1000/x_y" and item["PMID"] == "123456"
     assert "URL" not in item
-    json.dumps(csl_json([REF, REF]))
-    assert [i["id"] for i in csl_json([REF, REF])] == ["smith2001agrowth", "smith2001agrowth-2"]
+    assert [i["id"] for i in csl_items([REF, REF])] == ["smith2001agrowth", "smith2001agrowth-2"]
+    assert json.loads(WRITERS["csl"].references([REF, REF])) == csl_items([REF, REF])
