@@ -266,11 +266,11 @@ def cmd_train(args: argparse.Namespace) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> None:
     """Score models side by side per label, zone and token level; write tables and pictures."""
     from .evaluation import evaluate, plot_confusion
-    from .persistence import load_model, model_path
+    from .persistence import SHIPPED_MODELS, load_model, model_path
     from .training import ensure_rendered
 
     systems = {}
-    for spec in args.model:
+    for spec in args.model or SHIPPED_MODELS:
         labeler = load_model(model_path(spec))
         name = labeler.model_card_.get("name", Path(spec).stem) if hasattr(labeler, "model_card_") else Path(spec).stem
         if name in systems:  # two models whose cards share a name: tell them apart by their files
@@ -345,8 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
         p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
         if models:
-            p.add_argument("--model", help="zone labeller: model file, or nb / svm for the shipped ones "
-                                            "(default: svm, or $SCILABEL_MODEL)")
+            p.add_argument("--model", help="zone labeller: model file, or an emission name (nb, svm) for its "
+                                            "shipped model (default: svm, or $SCILABEL_MODEL)")
             p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
         p.set_defaults(func=func)
         return p
@@ -383,7 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
-    p.add_argument("--emission", choices=("nb", "svm"), default="nb")
+    p.add_argument("--emission", default="nb", metavar="NAME",
+                   help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,
                    help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
     p.add_argument("--topology", choices=("late_affiliations", "interleaved", "strict"), default="late_affiliations",
@@ -400,7 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("evaluate", help="score models per label on dataset folders")
-    p.add_argument("--model", nargs="+", default=["svm", "nb"], help="model files, or nb / svm for the shipped ones")
+    p.add_argument("--model", nargs="+", help="model files, or emission names (nb, svm) for their shipped models "
+                                              "(default: every shipped model)")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
     p.add_argument("--split", default="test", help="which split to score (default test)")
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")
