@@ -1,7 +1,9 @@
-"""BibTeX and CSL-JSON renderings of parsed references."""
+"""BibTeX, CSL-JSON and RIS renderings of parsed references."""
 from __future__ import annotations
 
 import json
+
+import rispy
 
 from scilabel.writers import WRITERS
 from scilabel.writers.bibtex import to_bibtex
@@ -61,3 +63,28 @@ def test_csl_json_item() -> None:
     assert "URL" not in item
     assert [i["id"] for i in csl_items([REF, REF])] == ["smith2001agrowth", "smith2001agrowth-2"]
     assert json.loads(WRITERS["csl"].references([REF, REF])) == csl_items([REF, REF])
+
+
+def test_ris_reads_back_with_rispy() -> None:
+    book = {"authors": [{"given": "", "family": "World Health Organization"}], "title": "Guidelines\non  malaria",
+            "year": "2015", "url": "https://example.org/a"}
+    entries = rispy.loads(WRITERS["ris"].references([REF, book, REF]))
+    assert len(entries) == 3
+    first = entries[0]
+    assert (first["type_of_reference"], first["id"]) == ("JOUR", "smith2001agrowth")
+    assert first["authors"] == ["Smith, J. A.", "World Bank", "Lawn, J. E."]
+    assert (first["title"], first["secondary_title"]) == ("Growth & 100% {fun}", "Journal of Biology")
+    assert (first["year"], first["volume"], first["number"]) == ("2001", "12", "3")
+    assert (first["start_page"], first["end_page"]) == ("45", "67")
+    assert (first["doi"], first["accession_number"]) == ("10.1000/x_y", "123456") and "urls" not in first
+    assert entries[1] == {"type_of_reference": "BOOK", "id": "worldhealthorganization2015guidelines",
+                          "authors": ["World Health Organization"], "year": "2015", "title": "Guidelines on malaria",
+                          "urls": ["https://example.org/a"]}
+    assert entries[2]["id"] == "smith2001agrowth-2"
+
+
+def test_ris_of_page_records_holds_every_pages_references() -> None:
+    records = [{"source": "a.html", "references": [REF]}, {"source": "b.html", "references": [REF, {"text": "x"}]}]
+    entries = rispy.loads(WRITERS["ris"].label(records, batch=True))
+    assert [e["type_of_reference"] for e in entries] == ["JOUR", "JOUR", "GEN"]
+    assert WRITERS["ris"].references([]) == ""

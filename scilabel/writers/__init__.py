@@ -18,6 +18,7 @@ from .csl import CslWriter
 from .jats import JatsWriter
 from .json import JsonWriter
 from .jsonl import JsonLinesWriter
+from .ris import RisWriter
 from .table import TableWriter
 from .tsv import TsvWriter
 from .xml import XmlWriter
@@ -34,6 +35,7 @@ WRITERS: dict[str, Writer] = {writer.name: writer for writer in (
     JatsWriter(),
     BibtexWriter(),
     CslWriter(),
+    RisWriter(),
 )}
 
 
