@@ -334,7 +334,6 @@ class SVMEmission(Emission):
         return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], _UNSEEN_LABEL)
 
 
-
 @dataclass(frozen=True)
 class EmissionKind:
     """A registered emission model: its class, and the file of the model shipped with it in
