@@ -50,7 +50,7 @@ def main() -> None:
     for family in sorted(train["group"].unique()):
         start = time.perf_counter()
         held = train["group"] == family
-        emission = EMISSIONS[args.emission](**params)
+        emission = EMISSIONS[args.emission].estimator(**params)
         model = ZoneLabeler(emission=emission).fit(train[~held].reset_index(drop=True), collections=collections)
         pages = train[held].reset_index(drop=True)
         scores = zone_scores(pages["label"], model.predict(pages))

@@ -24,7 +24,7 @@ import pandas as pd
 
 from scilabel.corpus.dataset import load_zones
 from scilabel.labeler import ZoneLabeler
-from scilabel.persistence import DEFAULT_MODEL_NAMES, default_model_path, load_model
+from scilabel.persistence import SHIPPED_MODELS, default_model_path, load_model
 
 #: Page sizes (first zones of each test page) timed to separate the per-page and per-zone cost.
 CUT_SIZES = (5, 60, 200)
@@ -43,7 +43,7 @@ def main() -> None:
     test = zones[zones["split"] == "test"]
     pages = [frame.reset_index(drop=True) for _, frame in test.groupby("document", sort=False)]
     result: dict = {"test_pages": len(pages), "zones_per_page_median": statistics.median(len(p) for p in pages)}
-    for emission in DEFAULT_MODEL_NAMES:
+    for emission in SHIPPED_MODELS:
         model = load_model(default_model_path(emission))
         parts = {"emission": [], "viterbi": [], "posteriors": [], "label_pages": []}
         for frame in pages:
@@ -79,7 +79,7 @@ def training_times(zones: pd.DataFrame, n_pages: int, collections_path: Path) ->
     subset = train[train["document"].isin(set(chosen))].reset_index(drop=True)
     collections = pd.read_parquet(collections_path) if collections_path.is_file() else None
     result: dict = {"fit_with_collections": collections is not None}
-    for emission in DEFAULT_MODEL_NAMES:
+    for emission in SHIPPED_MODELS:
         start = time.perf_counter()
         ZoneLabeler(emission=emission).fit(subset, collections=collections)
         result[f"fit_{emission}_{len(chosen)}_pages_s"] = round(time.perf_counter() - start, 1)

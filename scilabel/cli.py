@@ -9,7 +9,6 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -20,7 +19,8 @@ from .readers import PageError, reader_for
 from .readers.render import BrowserNotFound, Renderer
 from .readers.sources import html_files
 from .schema import TOPOLOGIES
-from .zones import Zone, collect_zones
+from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, formats
+from .zones import collect_zones
 
 log = logging.getLogger("scilabel")
 
@@ -29,40 +29,22 @@ class CommandError(Exception):
     """A failure to report as one line and a non-zero exit."""
 
 
-def _zone_record(zone: Zone) -> dict:
-    record = asdict(zone)
-    record["bbox"] = [round(v, 2) for v in zone.bbox]
-    record["cites"] = list(zone.cites)
-    return record
-
-
-def _zones_table(zones: list[Zone]) -> str:
-    lines = [f"{'#':>4} {'label':<18} {'x':>6} {'y':>7} {'w':>6} {'h':>6} {'size':>5} {'wt':>4}  text"]
-    for n, z in enumerate(zones):
-        x, y, w, h = z.bbox
-        text = z.text if len(z.text) <= 90 else z.text[:87] + "..."
-        lines.append(
-            f"{n:>4} {z.label or '-':<18} {x:>6.0f} {y:>7.0f} {w:>6.0f} {h:>6.0f} {z.font_size:>5.1f} {z.font_weight:>4}  {text}"
-        )
-    return "\n".join(lines)
-
-
 def _emit(text: str, output: Path | None) -> None:
+    """Write ``text``, ending in a newline, as UTF-8 to ``output`` (atomically) or to standard output."""
+    text = text if text.endswith("\n") else text + "\n"
     if output is None:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
     else:
-        write_text(output, text if text.endswith("\n") else text + "\n")
+        write_text(output, text)
 
 
 def cmd_zones(args: argparse.Namespace) -> None:
     """Print the component zones of a page."""
     with Renderer(timeout=args.timeout) as renderer:
         zones = collect_zones(renderer.render(args.page))
-    if args.format == "jsonl":
-        text = "".join(json.dumps(_zone_record(z), ensure_ascii=False) + "\n" for z in zones)
-    else:
-        text = _zones_table(zones)
-    _emit(text, args.output)
+    _emit(WRITERS[args.format].zones(zones), args.output)
 
 
 def cmd_render(args: argparse.Namespace) -> None:
@@ -176,7 +158,6 @@ def _pages_in(target: str) -> list[str]:
 
 def cmd_label(args: argparse.Namespace) -> int:
     """Label the zones of a page, a URL, or every page of a directory."""
-    from .output import page_tsv
     from .pipeline import label_page
 
     if args.baseline and (args.overlay or args.model):
@@ -185,7 +166,7 @@ def cmd_label(args: argparse.Namespace) -> int:
 
     pages = _pages_in(args.page)
     many = len(pages) > 1
-    failed, chunks = 0, []
+    failed, records = 0, []
     baseline = None
     if args.baseline:
         baseline, label_one = _baseline_labeller(args)
@@ -207,11 +188,8 @@ def cmd_label(args: argparse.Namespace) -> int:
                 failed += 1
                 print(f"scilabel: skipped: {exc}", file=sys.stderr)
                 continue
-            if args.format == "tsv":
-                chunks.append(page_tsv(record) if not many else f"# {record['source']}\n" + page_tsv(record))
-            else:
-                chunks.append(json.dumps(record, ensure_ascii=False, indent=None if many else 2) + "\n")
-    _emit("".join(chunks), args.output)
+            records.append(record)
+    _emit(WRITERS[args.format].label(records, batch=many), args.output)
     if baseline is not None and args.case_base:
         baseline.case_base.save(args.case_base)
     if failed:
@@ -242,14 +220,15 @@ def _baseline_labeller(args: argparse.Namespace):
 def cmd_refs(args: argparse.Namespace) -> None:
     """Print the parsed references of a page (with their citing sentences), or parse one string."""
     from .pipeline import label_page
-    from .references import bibtex, csl_json, load_parser
+    from .references import load_parser
 
     if (args.page is None) == (args.string is None):
         raise CommandError("give either a page or --string TEXT")
     if args.string is not None:
         if not args.string.strip():
             raise CommandError("--string: the reference text is empty")
-        references, record = [load_parser(args.refs_model).parse(args.string)], None
+        record = load_parser(args.refs_model).parse(args.string)
+        references = [record]
     else:
         reader = reader_for(args.page, timeout=args.timeout)
         labeler, parser = _load_models(args)
@@ -257,28 +236,18 @@ def cmd_refs(args: argparse.Namespace) -> None:
             labelled = label_page(reader, labeler, parser, args.page)
         references = labelled["references"]
         record = {key: labelled[key] for key in ("source", "model", "anchor_format", "references")}
-    if args.format == "bibtex":
-        text = bibtex(references)
-    elif args.format == "csl":
-        text = json.dumps(csl_json(references), ensure_ascii=False, indent=2)
-    else:
-        text = json.dumps(record if record is not None else references[0], ensure_ascii=False, indent=2)
-    _emit(text, args.output)
+    _emit(WRITERS[args.format].references(references, record), args.output)
 
 
 def cmd_structure(args: argparse.Namespace) -> None:
-    """Print the article structure of a page as XML, JATS XML or JSON."""
-    from .structure import serialize, structure_page, write
+    """Print the article structure of a page (scilabel XML by default)."""
+    from .structure import structure_page
 
     reader = reader_for(args.page, timeout=args.timeout)
     labeler, parser = _load_models(args)
     with reader:
         article = structure_page(reader, labeler, parser, args.page)
-    if args.output is None:
-        sys.stdout.buffer.write(serialize(article, args.format))
-        sys.stdout.flush()
-    else:
-        write(article, args.output, args.format)
+    _emit(WRITERS[args.format].structure(article), args.output)
 
 
 def cmd_train_refs(args: argparse.Namespace) -> None:
@@ -302,11 +271,11 @@ def cmd_train(args: argparse.Namespace) -> None:
 def cmd_evaluate(args: argparse.Namespace) -> None:
     """Score models side by side per label, zone and token level; write tables and pictures."""
     from .evaluation import evaluate, plot_confusion
-    from .persistence import load_model, model_path
+    from .persistence import SHIPPED_MODELS, load_model, model_path
     from .training import ensure_rendered
 
     systems = {}
-    for spec in args.model:
+    for spec in args.model or SHIPPED_MODELS:
         labeler = load_model(model_path(spec))
         name = labeler.model_card_.get("name", Path(spec).stem) if hasattr(labeler, "model_card_") else Path(spec).stem
         if name in systems:  # two models whose cards share a name: tell them apart by their files
@@ -381,19 +350,21 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
         p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
         if models:
-            p.add_argument("--model", help="zone labeller: model file, or nb / svm for the shipped ones "
-                                            "(default: svm, or $SCILABEL_MODEL)")
+            p.add_argument("--model", help="zone labeller: model file, or an emission name (nb, svm) for its "
+                                            "shipped model (default: svm, or $SCILABEL_MODEL)")
             p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
         p.set_defaults(func=func)
         return p
 
     p = page_command("zones", cmd_zones, "print the component zones of a page")
-    p.add_argument("--format", choices=("table", "jsonl"), default="table")
+    p.add_argument("--format", choices=formats(ZONES), default="table")
     p = page_command("render", cmd_render, "render a page and report what the browser laid out")
     p.add_argument("--screenshot", type=Path, help="save a full-page PNG screenshot here")
 
     p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory", models=True)
-    p.add_argument("--format", choices=("json", "tsv"), default="json")
+    p.add_argument("--format", choices=formats(LABEL), default="json",
+                   help="output format (json: indented, JSON lines for a directory; the bibliography formats "
+                        "write the references of the pages)")
     p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
     p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
                                           "metatags", "readability"),
@@ -403,12 +374,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = page_command("refs", cmd_refs, "parsed references of a page with their citing sentences, or of one string",
                      models=True, page_optional=True)
     p.add_argument("--string", help="parse this one reference string instead of a page")
-    p.add_argument("--format", choices=("json", "bibtex", "csl"), default="json")
+    p.add_argument("--format", choices=formats(REFERENCES), default="json")
 
     p = page_command("structure", cmd_structure,
                      "the article's structure: front matter, nested sections, paragraphs, sentences, figures, "
                      "footnotes, references", models=True)
-    p.add_argument("--format", choices=("xml", "jats", "json"), default="xml")
+    p.add_argument("--format", choices=formats(STRUCTURE), default="xml")
 
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),
@@ -418,7 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
-    p.add_argument("--emission", choices=("nb", "svm"), default="nb")
+    p.add_argument("--emission", default="nb", metavar="NAME",
+                   help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,
                    help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
     p.add_argument("--topology", choices=tuple(TOPOLOGIES), default="late_affiliations",
@@ -435,7 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("evaluate", help="score models per label on dataset folders")
-    p.add_argument("--model", nargs="+", default=["svm", "nb"], help="model files, or nb / svm for the shipped ones")
+    p.add_argument("--model", nargs="+", help="model files, or emission names (nb, svm) for their shipped models "
+                                              "(default: every shipped model)")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
     p.add_argument("--split", default="test", help="which split to score (default test)")
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")

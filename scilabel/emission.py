@@ -12,10 +12,15 @@ log P(label | O) - log P(label), shared by the states that emit that label (the 
 tell the minor states apart). After fitting, the calibrated classifier is kept as plain arrays
 (every fold's SVM weights and sigmoids): one sparse product per page instead of scikit-learn's
 per-class, per-fold calls.
+
+Both implement :class:`Emission`, the interface the labeller decodes through; :data:`EMISSIONS`
+names them (``nb``, ``svm``) for the labeller, training, the shipped models and the command line.
 """
 from __future__ import annotations
 
 import warnings
+from abc import ABCMeta, abstractmethod
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -48,7 +53,60 @@ def _state_log_prior(y: np.ndarray) -> np.ndarray:
     return np.log(counts / counts.sum())
 
 
-class NaiveBayesEmission(BaseEstimator):
+class Emission(BaseEstimator, metaclass=ABCMeta):
+    """What the labeller needs of an emission model: per-zone log-likelihoods of the 16 HMM states.
+
+    A subclass is a scikit-learn estimator (parameters only in ``__init__``, so that ``clone`` works)
+    that implements :meth:`fit` and :meth:`log_likelihood` and sets the fitted attributes below; it
+    plugs into :class:`~scilabel.labeler.ZoneLabeler` as an instance, or by name once it is in
+    :data:`EMISSIONS`.
+
+    Attributes
+    ----------
+    state_log_prior_ : ndarray of shape (16,)
+        Log prior of each state (columns in ``labels.STATES`` order), set by :meth:`fit`. Added to
+        :meth:`log_likelihood` it gives the state posterior of a zone on its own, which labelling
+        without the HMM (``ZoneLabeler(sequence=False)``) decides by.
+    n_collection_texts_ : int
+        How many texts of the field collections the fit learned from (0 without them), for the
+        model card.
+    """
+
+    @abstractmethod
+    def fit(self, zones: pd.DataFrame, states: list[str] | np.ndarray,
+            collections: pd.DataFrame | None = None) -> Emission:
+        """Learn from labelling units and their HMM states.
+
+        Parameters
+        ----------
+        zones : DataFrame
+            The units' feature columns (``features.ZONE_COLUMNS``) and the :attr:`fit_columns`.
+        states : sequence of str
+            The HMM state of each unit (one of ``labels.STATES``).
+        collections : DataFrame, optional
+            Field collections (columns ``field``, ``text``): texts known to be titles, author
+            names, affiliations, abstracts or references, as extra word evidence.
+
+        Returns
+        -------
+        self
+        """
+
+    @abstractmethod
+    def log_likelihood(self, zones: Zones | ZoneArrays) -> np.ndarray:
+        """The (n_zones, 16) log-likelihoods log b_j(O_t) of every unit under every state (columns in
+        ``labels.STATES`` order; any scale shared by a unit's states, as scaled likelihoods are). Called
+        once per batch of pages with a :class:`~scilabel.features.ZoneArrays` that the hand rules then
+        read too; it must not change the arrays."""
+
+    @property
+    def fit_columns(self) -> tuple[str, ...]:
+        """Columns of the zones frame beyond the features' that :meth:`fit` reads (the labeller
+        carries them onto its labelling units); none by default."""
+        return ()
+
+
+class NaiveBayesEmission(Emission):
     """The paper's Naive Bayes emission over words and discretised layout features.
 
     Parameters
@@ -118,7 +176,7 @@ class NaiveBayesEmission(BaseEstimator):
                          for f, edges in enumerate(self.bins_.bin_edges_)], axis=1)
 
 
-class SVMEmission(BaseEstimator):
+class SVMEmission(Emission):
     """Linear SVM on words and layout with calibrated probabilities, as scaled likelihoods.
 
     Parameters
@@ -168,6 +226,11 @@ class SVMEmission(BaseEstimator):
         if "state_log_prior_" in state:  # now computed from the state counts' prior and the weight
             state["state_count_log_prior_"] = state.pop("state_log_prior_")
         super().__setstate__(state)
+
+    @property
+    def fit_columns(self) -> tuple[str, ...]:
+        """The ``calibrate_across`` column, when there is one."""
+        return () if self.calibrate_across is None else (self.calibrate_across,)
 
     @property
     def state_log_prior_(self) -> np.ndarray:
@@ -268,4 +331,18 @@ class SVMEmission(BaseEstimator):
         return np.where(cols >= 0, scaled[:, np.maximum(cols, 0)], _UNSEEN_LABEL)
 
 
-EMISSIONS = {"nb": NaiveBayesEmission, "svm": SVMEmission}
+@dataclass(frozen=True)
+class EmissionKind:
+    """A registered emission model: its class, and the file of the model shipped with it in
+    ``models/`` (None: none shipped)."""
+
+    estimator: type[Emission]
+    model_file: str | None = None
+
+
+#: Emission name -> its class and shipped model, the one list the labeller (``ZoneLabeler(emission=name)``),
+#: training, the shipped models (``load_model(name)``) and the command line read.
+EMISSIONS: dict[str, EmissionKind] = {
+    "nb": EmissionKind(NaiveBayesEmission, "scilabel-nb.joblib"),
+    "svm": EmissionKind(SVMEmission, "scilabel-svm.joblib"),
+}

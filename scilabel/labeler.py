@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
-from .emission import EMISSIONS, NaiveBayesEmission, SVMEmission
+from .emission import EMISSIONS, Emission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
 from .lines import line_units, merge_units
@@ -62,7 +62,8 @@ class ZoneLabeler(BaseEstimator):
 
     Parameters
     ----------
-    emission : "nb" (the paper's Naive Bayes), "svm", or an unfitted emission estimator
+    emission : a name in :data:`~scilabel.emission.EMISSIONS` ("nb", the paper's Naive Bayes, or "svm"), or an
+        unfitted :class:`~scilabel.emission.Emission`
     sequence : decode with the HMM (True) or label each zone independently (False, the ablation)
     smoothing : pseudo-count on allowed HMM transitions
     topology : HMM links (:class:`ArticleHMM`): "late_affiliations" (Figure 1 of the paper plus
@@ -83,7 +84,7 @@ class ZoneLabeler(BaseEstimator):
         (``set_params(vetoes=without(labeler.vetoes, "sentence"))``)
     """
 
-    def __init__(self, emission: str | NaiveBayesEmission | SVMEmission = "nb", sequence: bool = True,
+    def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
                  barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
@@ -104,11 +105,11 @@ class ZoneLabeler(BaseEstimator):
         # default vetoes
         super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), "vetoes": DEFAULT_VETOES, **state})
 
-    def _emission_model(self) -> NaiveBayesEmission | SVMEmission:
+    def _emission_model(self) -> Emission:
         if isinstance(self.emission, str):
             if self.emission not in EMISSIONS:
-                raise ValueError(f"emission must be one of {sorted(EMISSIONS)} or an estimator, got {self.emission!r}")
-            return EMISSIONS[self.emission]()
+                raise ValueError(f"emission must be one of {sorted(EMISSIONS)} or an Emission, got {self.emission!r}")
+            return EMISSIONS[self.emission].estimator()
         return clone(self.emission)
 
     def fit(self, zones: pd.DataFrame, y: list[str] | np.ndarray | None = None,
@@ -120,9 +121,7 @@ class ZoneLabeler(BaseEstimator):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
         pages = _pages(zones)
         emission = self._emission_model()
-        # the emission's calibration groups (SVMEmission.calibrate_across) travel with the units
-        groups = getattr(emission, "calibrate_across", None)
-        columns = _columns(zones, keep=(groups,) if groups else ())
+        columns = _columns(zones, keep=emission.fit_columns)
         columns["label"] = labels
         _, unit_columns = self._units(columns)
         unit_zones = pd.DataFrame(unit_columns)

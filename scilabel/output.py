@@ -146,11 +146,3 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
         "anchor_format": references.format,
     }
 
-
-def page_tsv(record: dict) -> str:
-    """One line per zone: label, state, confidence, x, y, w, h, text."""
-    lines = ["label\tstate\tconfidence\tx\ty\tw\th\ttext"]
-    for z in record["zones"]:
-        text = z["text"].replace("\t", " ").replace("\n", " ")
-        lines.append("\t".join([z["label"], z["state"], f"{z['confidence']:.4f}", *map(str, z["bbox"]), text]))
-    return "\n".join(lines) + "\n"

@@ -15,12 +15,14 @@ import sklearn
 
 from . import __version__
 from .atomic import atomic_path
+from .emission import EMISSIONS
 from .labeler import ZoneLabeler
 
 log = logging.getLogger(__name__)
 #: Where the shipped models live (the repository's ``models/`` folder).
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
-DEFAULT_MODEL_NAMES = {"nb": "scilabel-nb.joblib", "svm": "scilabel-svm.joblib"}
+#: Emission name -> the model shipped with it (:data:`scilabel.emission.EMISSIONS`).
+SHIPPED_MODELS = {name: MODELS_DIR / kind.model_file for name, kind in EMISSIONS.items() if kind.model_file}
 MODEL_ENV = "SCILABEL_MODEL"
 
 
@@ -36,13 +38,13 @@ def default_model_path(emission: str | None = None) -> Path:
     """The shipped model for ``emission``; with none named, $SCILABEL_MODEL if set, else the default."""
     if emission is None and os.environ.get(MODEL_ENV):
         return Path(os.environ[MODEL_ENV])
-    return MODELS_DIR / DEFAULT_MODEL_NAMES[emission or DEFAULT_EMISSION]
+    return SHIPPED_MODELS[emission or DEFAULT_EMISSION]
 
 
 def model_path(spec: str | Path | None = None) -> Path:
-    """The model file ``spec`` names: ``nb`` or ``svm`` for a shipped model, None for the default
-    (:func:`default_model_path`), anything else a path."""
-    if spec is None or spec in DEFAULT_MODEL_NAMES:
+    """The model file ``spec`` names: an emission name (``nb``, ``svm``) for its shipped model, None for
+    the default (:func:`default_model_path`), anything else a path."""
+    if spec is None or spec in SHIPPED_MODELS:
         return default_model_path(spec)
     return Path(spec)
 

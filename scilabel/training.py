@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_generated
-from .emission import SVMEmission
+from .emission import EMISSIONS
 from .evaluation import evaluate
 from .hmm import TRANSITION_SETTINGS
 from .labeler import ZoneLabeler
@@ -31,10 +31,15 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
                   topology: str = "late_affiliations", split: str = "train", workers: int = 2,
                   random_state: int = 0, **hmm: float | None) -> ZoneLabeler:
-    """Fit a labeller on the ``split`` pages of the datasets and save it with its model card; ``hmm``
-    overrides ZoneLabeler's transition settings (:data:`~scilabel.hmm.TRANSITION_SETTINGS`; None keeps
-    the counted estimate). ``random_state`` seeds the SVM's training sample and solver (the Naive
+    """Fit a labeller with the ``emission`` model (a name in :data:`~scilabel.emission.EMISSIONS`) on the
+    ``split`` pages of the datasets and save it with its model card; ``hmm`` overrides ZoneLabeler's
+    transition settings (:data:`~scilabel.hmm.TRANSITION_SETTINGS`; None keeps the counted estimate).
+    ``random_state`` seeds an emission that has one (the SVM's training sample and solver; the Naive
     Bayes fit has no randomness): refits with several seeds tell a real difference from noise."""
+    if emission not in EMISSIONS:
+        raise ValueError(f"unknown emission {emission!r} (one of {', '.join(EMISSIONS)})")
+    estimator = EMISSIONS[emission].estimator
+    seeded = {"random_state": random_state} if "random_state" in estimator().get_params() else {}
     for folder in datasets:
         ensure_rendered(folder, workers)
     zones = load_zones(datasets)
@@ -44,16 +49,14 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     zones["label"] = zones["label"].fillna("other")
     texts = pd.read_parquet(collections) if collections else None
     if texts is None:
-        log.warning("no field collections given: the %s learns words from page zones only",
-                    "Naive Bayes word model" if emission == "nb" else "SVM (no field word scores)")
+        log.warning("no field collections given: %s learns words from page zones only", estimator.__name__)
     start = time.perf_counter()
-    model = SVMEmission(random_state=random_state) if emission == "svm" else emission
-    labeler = ZoneLabeler(emission=model, topology=topology, **hmm).fit(zones, collections=texts)
+    labeler = ZoneLabeler(emission=estimator(**seeded), topology=topology, **hmm).fit(zones, collections=texts)
     seconds = time.perf_counter() - start
     card = {
         "name": Path(out).stem,
         "emission": emission,
-        **({"random_state": random_state} if emission == "svm" else {}),
+        **seeded,
         "topology": topology,
         **{name: getattr(labeler, name) for name in TRANSITION_SETTINGS},
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split,

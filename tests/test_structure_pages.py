@@ -10,8 +10,9 @@ from lxml import etree
 from scilabel.corpus.silver import silver_labels
 from scilabel.labeler import PageLabels
 from scilabel.references import load_parser
-from scilabel.structure import Figure, Item, article_structure, structure_page, to_jats, to_xml
+from scilabel.structure import Figure, Item, article_structure, structure_page
 from scilabel.structure.evaluation import gold_kinds, page_counts, predicted_kinds, summary
+from scilabel.writers import WRITERS
 
 from .conftest import SHARED_DATA
 
@@ -84,8 +85,8 @@ def test_rendered_page_tree(page) -> None:
     assert (ref["id"], ref["year"], ref["authors"][0]["family"]) == ("r1", "2001", "Smith")
     cites = [s.cites for sec in article.walk() for b in sec.blocks for s in getattr(b, "sentences", [])]
     assert ["r1"] in cites
-    for data in (to_xml(article), to_jats(article)):
-        etree.fromstring(data)
+    for fmt in ("xml", "jats"):
+        etree.fromstring(WRITERS[fmt].structure(article).encode("utf-8"))
 
 
 def test_evaluation_scores_the_rendered_page(page) -> None:
@@ -122,5 +123,5 @@ def test_real_pmc_page(reader) -> None:
     assert not {"SYN", "PHG", "TOTAL", "References", "REFERENCES"} & set(outline)  # table cells, unlabelled bibliography
     figures = [b for s in article.walk() for b in s.blocks if isinstance(b, Figure)]
     assert any(f.label == "Table 1" and f.caption.startswith("Growth of GenBank divisions") for f in figures)
-    root = etree.fromstring(to_xml(article))
+    root = etree.fromstring(WRITERS["xml"].structure(article).encode("utf-8"))
     assert root.find("section/title").text == "INTRODUCTION" and len(root.findall(".//sentence")) > 100

@@ -4,7 +4,6 @@ with a CRF, find the citation anchors in the body, link them, and keep each citi
     parser = load_parser()                      # the shipped model, models/scilabel-refs.joblib
     found = page_references(zones, parser)      # zones: one page's DataFrame with labels
     found.references[0]["authors"], found.references[0]["contexts"]
-    bibtex(found.references), csl_json(found.references)
 
 Loading a model file runs code from it (joblib pickle): load only trusted files.
 """
@@ -18,13 +17,11 @@ import joblib
 import pandas as pd
 
 from .anchors import Anchor, attach_contexts, find_anchors
-from .formats import bibtex, csl_json, to_bibtex, to_csl
 from .parser import ReferenceParser, versions
 from .split import Literal, split_references
 
 __all__ = [
-    "Anchor", "Literal", "PageReferences", "ReferenceParser", "bibtex", "csl_json", "load_parser",
-    "page_references", "split_references", "to_bibtex", "to_csl",
+    "Anchor", "Literal", "PageReferences", "ReferenceParser", "load_parser", "page_references", "split_references",
 ]
 
 #: The shipped reference parser.

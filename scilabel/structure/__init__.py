@@ -1,10 +1,8 @@
 """Article structure of a labelled page: sections, paragraphs, list items, figure and table
-captions, footnotes and sentences, with the front matter and references, as XML, JATS or JSON.
+captions, footnotes and sentences, with the front matter and references (written as XML, JATS or
+JSON by :mod:`scilabel.writers`).
 
     article = article_structure(zones, labels, references)   # one page's zones frame, its labels
-    to_xml(article), to_jats(article)                         # UTF-8 bytes
-    to_json(article)                                          # a JSON-ready dict
-    write(article, "paper.xml", "xml")                        # atomic file write
 
 ``references`` are parsed reference dicts (``scilabel.references.page_references(...).references``);
 their ``contexts`` mark the sentences that cite them.
@@ -22,13 +20,11 @@ from ..readers import Reader
 from ..references import ReferenceParser
 from .blocks import classify_zones, group_blocks
 from .sentences import split_sentences
-from .serialize import FORMATS, serialize, to_jats, to_json, to_xml, write
 from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article
 
 __all__ = [
-    "FORMATS", "Article", "Figure", "Footnote", "Item", "Paragraph", "Section", "Sentence",
-    "article_structure", "classify_zones", "group_blocks", "main_content", "serialize", "split_sentences", "structure_page",
-    "to_jats", "to_json", "to_xml", "write",
+    "Article", "Figure", "Footnote", "Item", "Paragraph", "Section", "Sentence",
+    "article_structure", "classify_zones", "group_blocks", "main_content", "split_sentences", "structure_page",
 ]
 
 

@@ -1,16 +1,15 @@
 """The article tree as scilabel XML, JATS and JSON: well-formed, Unicode and markup characters
-kept, control characters dropped, empty articles valid, files written atomically."""
+kept, control characters dropped, empty articles valid."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from lxml import etree
 
-from scilabel.structure import (
-    Article, Figure, Footnote, Item, Paragraph, Section, Sentence, serialize, to_jats, to_json, to_xml, write,
-)
+from scilabel.structure import Article, Figure, Footnote, Item, Paragraph, Section, Sentence
+from scilabel.writers import STRUCTURE, WRITERS, formats
+from scilabel.writers.json import article_json
 
 TRICKY = "Na⁺/K⁺ <ATPase> & \"pumps\" 'work' — 10 µm, β-actin, 北京, 😀, &amp; stays literal\x0b\x00."
 
@@ -33,13 +32,17 @@ def article() -> Article:
                    footnotes=[Footnote("Present address: X.", "1")], references=refs)
 
 
+def write(article: Article, fmt: str) -> bytes:
+    return WRITERS[fmt].structure(article).encode("utf-8")
+
+
 def parse(data: bytes) -> etree._Element:
     assert data.startswith(b"<?xml version='1.0' encoding='UTF-8'?>")
     return etree.fromstring(data)
 
 
 def test_xml_hierarchy_and_text_round_trip() -> None:
-    root = parse(to_xml(article()))
+    root = parse(write(article(), "xml"))
     assert [c.tag for c in root] == ["title", "authors", "affiliations", "abstract", "section", "section", "section",
                                      "footnotes", "references"]
     assert root.findtext("title") == "Cells & <tags>"
@@ -59,13 +62,13 @@ def test_xml_hierarchy_and_text_round_trip() -> None:
 
 
 def test_entities_are_escaped_once() -> None:
-    data = to_xml(article())
+    data = write(article(), "xml")
     assert b"&amp;amp; stays literal" in data and b"&lt;ATPase&gt;" in data
     assert "北京".encode() in data and "😀".encode() in data  # UTF-8, not character references
 
 
 def test_jats_layout() -> None:
-    root = parse(to_jats(article()))
+    root = parse(write(article(), "jats"))
     assert root.tag == "article"
     assert root.findtext("front/article-meta/title-group/article-title") == "Cells & <tags>"
     assert [c.findtext("string-name") for c in root.findall("front/article-meta/contrib-group/contrib")] == [
@@ -91,8 +94,8 @@ def test_jats_layout() -> None:
 
 
 def test_json_is_serialisable_and_mirrors_the_tree() -> None:
-    data = json.loads(serialize(article(), "json"))
-    assert data == json.loads(json.dumps(to_json(article())))
+    data = json.loads(write(article(), "json"))
+    assert data == json.loads(json.dumps(article_json(article())))
     intro = data["sections"][1]
     assert intro["title"] == "Introduction" and intro["content"][1] == {
         "type": "figure", "kind": "table", "label": "Table 1", "caption": "Counts & <rates>."}
@@ -100,9 +103,13 @@ def test_json_is_serialisable_and_mirrors_the_tree() -> None:
     assert data["sections"][2]["sections"][0]["content"][0]["type"] == "item"
 
 
-@pytest.mark.parametrize("fmt", ["xml", "jats", "json"])
+def test_structure_formats() -> None:
+    assert formats(STRUCTURE) == ("json", "xml", "jats")
+
+
+@pytest.mark.parametrize("fmt", formats(STRUCTURE))
 def test_empty_article_is_valid(fmt: str) -> None:
-    data = serialize(Article(), fmt)
+    data = write(Article(), fmt)
     if fmt == "json":
         assert json.loads(data)["sections"] == []
     else:
@@ -110,13 +117,6 @@ def test_empty_article_is_valid(fmt: str) -> None:
         assert root.tag in ("paper", "article") and root.find("section") is None and root.find("body/sec") is None
 
 
-def test_unknown_format() -> None:
-    with pytest.raises(ValueError):
-        serialize(Article(), "html")
-
-
-def test_write_is_atomic(tmp_path: Path) -> None:
-    out = tmp_path / "deep" / "paper.xml"
-    write(article(), out, "jats")
-    assert parse(out.read_bytes()).tag == "article"
-    assert [p.name for p in out.parent.iterdir()] == ["paper.xml"]
+def test_a_format_without_the_kind_refuses_it() -> None:
+    with pytest.raises(ValueError, match="cannot write structure"):
+        WRITERS["bibtex"].structure(Article())

@@ -1,0 +1,58 @@
+"""What the bibliography formats (BibTeX, CSL-JSON, RIS) share: a reference's kind, its citation key,
+initials spelled out, and a page range cut into first and last page."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+
+_CONFERENCE = re.compile(r"\b(?:proceedings of|conference|conf\.|workshop|symposium|congress|meeting)\b", re.I)
+#: "Proc" alone also names journals ("Proc R Soc B", "Proc Natl Acad Sci"): those have a volume.
+_PROCEEDINGS = re.compile(r"\b(?:proc\.?|proceedings)\b", re.I)
+_PAGES = re.compile(r"^\s*([\w.]+)\s*[-–—]+\s*([\w.]+)\s*$")
+
+
+def entry_kind(ref: dict) -> str:
+    """``article``, ``inproceedings``, ``book`` or ``misc``, from which fields the reference has."""
+    container = ref.get("container") or ""
+    if _CONFERENCE.search(container) or (_PROCEEDINGS.search(container) and not ref.get("volume")):
+        return "inproceedings"
+    if container:
+        return "article"
+    if ref.get("title") and not (ref.get("volume") or ref.get("pages")):
+        return "book"
+    return "misc"
+
+
+def _ascii(text: str) -> str:
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def cite_key(ref: dict) -> str:
+    """``smith2001glial``: first author's family name, year and first title word, in ASCII."""
+    family = (ref.get("authors") or [{}])[0].get("family", "") or "anon"
+    title = next((w for w in re.findall(r"\w+", _ascii(ref.get("title") or "")) if len(w) > 3), "")
+    return re.sub(r"\W", "", _ascii(f"{family}{ref.get('year') or ''}{title}").lower()) or "ref"
+
+
+def unique_keys(refs: Sequence[dict]) -> list[str]:
+    """:func:`cite_key` of each reference, with ``-2``, ``-3`` ... added to repeats."""
+    seen: Counter = Counter()
+    keys = []
+    for ref in refs:
+        key = cite_key(ref)
+        seen[key] += 1
+        keys.append(key if seen[key] == 1 else f"{key}-{seen[key]}")
+    return keys
+
+
+def given_names(given: str) -> str:
+    """Vancouver initials spelled out for bibliography software: ``JE`` -> ``J. E.``."""
+    return " ".join(f"{c}." for c in given) if re.fullmatch(r"[A-Z]{1,3}", given) else given
+
+
+def page_range(pages: object) -> tuple[object, str | None]:
+    """First and last page of a range ("45–67" -> "45", "67"); anything else is the first page alone."""
+    m = _PAGES.match(str(pages))
+    return (m.group(1), m.group(2)) if m else (pages, None)
