@@ -1,7 +1,8 @@
-"""Shared fixtures: one real headless Chromium for the whole test session."""
+"""Shared fixtures: one real headless Chromium for the whole test session, and the shared data folder."""
 from __future__ import annotations
 
 import http.server
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,8 +13,24 @@ from scilabel.render import Renderer
 from scilabel.zones import Zone, collect_zones
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+#: The shared data folder (publisher pages, gold, JATS, MEDLINE, reference strings): $SCILABEL_DATA, as
+#: for the command line, else ../shared/data beside the repository. A clone without it skips what needs it.
+SHARED_DATA = Path(os.environ.get("SCILABEL_DATA", REPO.parent / "shared" / "data"))
 EXAMPLE_PAGE = REPO / "data" / "examples" / "example_article.html"
+
+
+def shared_path(*parts: str) -> Path:
+    """A path inside the shared data folder; skips the calling test when it is not there."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs the shared data folder: {path} is absent (set SCILABEL_DATA to where it is)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared data folder; every test that reads it asks for this fixture and skips without it."""
+    return shared_path()
 
 
 @pytest.fixture(scope="session")

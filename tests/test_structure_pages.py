@@ -112,7 +112,7 @@ def test_evaluation_scores_the_rendered_page(page) -> None:
     assert np.isclose(worse["heading_f1"], 2 * 3 / (2 * 3 + 1))
 
 
-def test_real_pmc_page(renderer) -> None:
+def test_real_pmc_page(shared_data, renderer) -> None:
     rendered = renderer.render(PMC_PAGE)
     zones = zones_frame(collect_zones(rendered), rendered)
     labels = silver_labels(zones["text"].tolist(), read_meta(PMC_PAGE.read_text(encoding="utf-8"))).labels
