@@ -33,6 +33,20 @@ def shared_data() -> Path:
     return shared_path()
 
 
+#: The user property under which the accuracy gate records its measured figures (shown at the end).
+GATE_PROPERTY = "accuracy gate"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the figures the accuracy gate measured, passed or failed."""
+    lines = [value for key in ("passed", "failed") for report in terminalreporter.stats.get(key, [])
+             for name, value in report.user_properties if name == GATE_PROPERTY]
+    if lines:
+        terminalreporter.write_sep("-", "accuracy gate (token F1, micro over pages)")
+        for line in lines:
+            terminalreporter.write_line(line)
+
+
 @pytest.fixture(scope="session")
 def renderer() -> Iterator[Renderer]:
     with Renderer(timeout=5.0) as r:

@@ -9,8 +9,9 @@ Two page sets, both unseen in training (the models learn from the training famil
   test split, their gold read from the pages' ``data-scilabel`` attributes, scored the same way.
 
 Each page is rendered once and labelled by both models. The floors sit 0.03 below the figures
-measured when they were pinned (the measured figures are printed, ``pytest -s`` shows them): a
-regression of a few tokens on one page stays quiet, a lost field on one page does not.
+measured when they were pinned (the suite prints the measured figures at its end): rendering is
+deterministic, so the figures repeat exactly on one machine, and the margin only absorbs what another
+Chromium or font set may shift; losing half a field on one of the pages breaks a floor.
 """
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from scilabel.corpus.generate import FAMILY_SPLITS, article_split, generate_corp
 from scilabel.corpus.jats import parse_jats
 from scilabel.persistence import load_model, model_path
 from scilabel.zones import collect_zones, zones_frame
+
+from .conftest import GATE_PROPERTY
 
 
 pytestmark = [pytest.mark.gate, pytest.mark.slow]
@@ -59,11 +62,16 @@ TEST_ARTICLES = (
 TEST_FAMILIES = sorted(f for f, split in FAMILY_SPLITS.items() if split == "test")
 MODELS = ("svm", "nb")
 #: Token F1 (micro over the pages) per field that each model must reach on each page set.
+#: Pinned 0.03 below the figures measured on 2026-11-26 (rounded down to the hundredth); measured:
+#: svm gold      title .939  authors .825  affiliations .743  abstract 1.000  references .914
+#: svm generated title 1.000 authors .934  affiliations .947  abstract  .802  references .994
+#: nb  gold      title .894  authors .674  affiliations .689  abstract  .164  references .944
+#: nb  generated title .651  authors .772  affiliations .974  abstract  .242  references .975
 FLOORS: dict[tuple[str, str], dict[str, float]] = {
-    ("svm", "gold"): {},
-    ("nb", "gold"): {},
-    ("svm", "generated"): {},
-    ("nb", "generated"): {},
+    ("svm", "gold"): {"title": 0.90, "authors": 0.79, "affiliations": 0.71, "abstract": 0.97, "references": 0.88},
+    ("svm", "generated"): {"title": 0.97, "authors": 0.90, "affiliations": 0.91, "abstract": 0.77, "references": 0.96},
+    ("nb", "gold"): {"title": 0.86, "authors": 0.64, "affiliations": 0.65, "abstract": 0.13, "references": 0.91},
+    ("nb", "generated"): {"title": 0.62, "authors": 0.74, "affiliations": 0.94, "abstract": 0.21, "references": 0.94},
 }
 
 
@@ -137,12 +145,12 @@ def field_f1(scorer: ModuleType, pages: list[tuple[dict, pd.DataFrame]], labeler
 
 @pytest.mark.parametrize("page_set", ["gold", "generated"])
 @pytest.mark.parametrize("model", MODELS)
-def test_shipped_model_stays_above_its_floors(request, scorer, models, model, page_set):
+def test_shipped_model_stays_above_its_floors(request, record_property, scorer, models, model, page_set):
     pages = request.getfixturevalue(f"{page_set}_pages")
     measured = field_f1(scorer, pages, models[model])
-    print(f"\n{model} on {len(pages)} {page_set} pages, token F1: "
-          + "  ".join(f"{field} {f1:.3f}" for field, f1 in measured.items()))
+    record_property(GATE_PROPERTY, f"{model} on {len(pages)} {page_set} pages, token F1: "
+                    + "  ".join(f"{field} {f1:.3f}" for field, f1 in measured.items()))
     floors = FLOORS[model, page_set]
-    assert set(floors) <= set(measured)
+    assert set(floors) == set(measured)
     below = {field: (measured[field], floor) for field, floor in floors.items() if measured[field] < floor}
     assert not below, f"{model} on the {page_set} pages fell below its floors (measured, floor): {below}"
