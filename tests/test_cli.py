@@ -11,16 +11,14 @@ from scilabel.cli import HMM_SETTINGS, build_parser, main
 from scilabel.hmm import TOPOLOGIES, TRANSITION_SETTINGS
 from scilabel.labeler import ZoneLabeler
 from scilabel.labels import LABELS
-from scilabel.render import Renderer
 from scilabel.zones import collect_zones
 
 from .conftest import EXAMPLE_PAGE
 
 
 @pytest.fixture(scope="module")
-def gold_labels() -> list[str]:
-    with Renderer() as r:
-        return [z.label for z in collect_zones(r.render(EXAMPLE_PAGE))]
+def gold_labels(renderer) -> list[str]:
+    return [z.label for z in collect_zones(renderer.render(EXAMPLE_PAGE))]
 
 
 def label_example(capsys, *extra: str) -> dict:
@@ -90,11 +88,13 @@ def test_errors_are_one_line_and_exit_non_zero(tmp_path):
         (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.joblib: not a scilabel model"),
         (["zones", str(tmp_path / "missing.html")], "no such file"),
     ]
-    for args, message in cases:
-        run = subprocess.run([sys.executable, "-m", "scilabel", *args], capture_output=True, text=True, timeout=120)
+    runs = [subprocess.Popen([sys.executable, "-m", "scilabel", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for args, _ in cases]  # side by side: each mostly waits for its imports
+    for run, (_, message) in zip(runs, cases):
+        _, stderr = run.communicate(timeout=120)
         assert run.returncode == 1
-        assert run.stderr.strip().splitlines() == [f"scilabel: error: {run.stderr.split('error: ', 1)[1].strip()}"]
-        assert message in run.stderr
+        assert stderr.strip().splitlines() == [f"scilabel: error: {stderr.split('error: ', 1)[1].strip()}"]
+        assert message in stderr
 
 
 def test_refs_command_on_a_page_and_a_string(capsys, tmp_path):

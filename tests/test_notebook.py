@@ -8,6 +8,8 @@ from nbclient import NotebookClient
 
 from .conftest import REPO
 
+pytestmark = pytest.mark.slow  # a kernel and a browser: about ten seconds
+
 NOTEBOOK = REPO / "notebooks" / "quickstart.ipynb"
 
 
