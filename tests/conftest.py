@@ -19,18 +19,12 @@ SHARED_DATA = Path(os.environ.get("SCILABEL_DATA", REPO.parent / "shared" / "dat
 EXAMPLE_PAGE = REPO / "data" / "examples" / "example_article.html"
 
 
-def shared_path(*parts: str) -> Path:
-    """A path inside the shared data folder; skips the calling test when it is not there."""
-    path = SHARED_DATA.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"needs the shared data folder: {path} is absent (set SCILABEL_DATA to where it is)")
-    return path
-
-
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """The shared data folder; every test that reads it asks for this fixture and skips without it."""
-    return shared_path()
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"needs the shared data folder: {SHARED_DATA} is absent (set SCILABEL_DATA to where it is)")
+    return SHARED_DATA
 
 
 #: The user property under which the accuracy gate records its measured figures (shown at the end).

@@ -11,7 +11,7 @@ Two page sets, both unseen in training (the models learn from the training famil
 Each page is rendered once and labelled by both models. The floors sit 0.03 below the figures
 measured when they were pinned (the suite prints the measured figures at its end): rendering is
 deterministic, so the figures repeat exactly on one machine, and the margin only absorbs what another
-Chromium or font set may shift; losing half a field on one of the pages breaks a floor.
+Chromium or font set may shift; a field lost on one page breaks its floor.
 """
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ from .conftest import GATE_PROPERTY
 
 pytestmark = [pytest.mark.gate, pytest.mark.slow]
 
-#: One gold page per publisher, chosen among the smaller pages that show every field or nearly.
+#: One gold page for each of 16 publishers, from every source folder of gold/, chosen among the smaller
+#: pages that show four or five of the fields (rendering is most of the gate's cost).
 GOLD_PAGES = (
     "ACE/17913474_pond.json",
     "ACE/19199417.json",  # MIT Press
