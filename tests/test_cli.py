@@ -88,13 +88,11 @@ def test_errors_are_one_line_and_exit_non_zero(tmp_path):
         (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.joblib: not a scilabel model"),
         (["zones", str(tmp_path / "missing.html")], "no such file"),
     ]
-    runs = [subprocess.Popen([sys.executable, "-m", "scilabel", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True) for args, _ in cases]  # side by side: each mostly waits for its imports
-    for run, (_, message) in zip(runs, cases):
-        _, stderr = run.communicate(timeout=120)
+    for args, message in cases:
+        run = subprocess.run([sys.executable, "-m", "scilabel", *args], capture_output=True, text=True, timeout=120)
         assert run.returncode == 1
-        assert stderr.strip().splitlines() == [f"scilabel: error: {stderr.split('error: ', 1)[1].strip()}"]
-        assert message in stderr
+        assert run.stderr.strip().splitlines() == [f"scilabel: error: {run.stderr.split('error: ', 1)[1].strip()}"]
+        assert message in run.stderr
 
 
 def test_refs_command_on_a_page_and_a_string(capsys, tmp_path):
