@@ -2,6 +2,8 @@
 those it makes now (refresh them with ``jupyter execute --inplace notebooks/quickstart.ipynb``)."""
 from __future__ import annotations
 
+import os
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -29,8 +31,10 @@ def confusion_table(notebook) -> str:
 @pytest.fixture(scope="module")
 def executed():
     notebook = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(notebook, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()  # raises on a cell's error
+    with pytest.MonkeyPatch.context() as mp:  # the kernel imports this repository's scilabel, as the tests do
+        mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
+        NotebookClient(notebook, timeout=120, kernel_name="python3",
+                       resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()  # raises on a cell's error
     return notebook
 
 
