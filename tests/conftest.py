@@ -1,7 +1,8 @@
-"""Shared fixtures: one real headless Chromium for the whole test session."""
+"""Shared fixtures: one real headless Chromium for the whole test session, and the shared data folder."""
 from __future__ import annotations
 
 import http.server
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +14,32 @@ from scilabel.readers.render import Renderer
 from scilabel.zones import Zone, collect_zones
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+#: The shared data folder (publisher pages, gold, JATS, MEDLINE, reference strings): $SCILABEL_DATA, as
+#: for the command line, else ../shared/data beside the repository. A clone without it skips what needs it.
+SHARED_DATA = Path(os.environ.get("SCILABEL_DATA", REPO.parent / "shared" / "data"))
 EXAMPLE_PAGE = REPO / "data" / "examples" / "example_article.html"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """The shared data folder; every test that reads it asks for this fixture and skips without it."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"needs the shared data folder: {SHARED_DATA} is absent (set SCILABEL_DATA to where it is)")
+    return SHARED_DATA
+
+
+#: The user property under which the accuracy gate records its measured figures (shown at the end).
+GATE_PROPERTY = "accuracy gate"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the figures the accuracy gate measured, passed or failed."""
+    lines = [value for key in ("passed", "failed") for report in terminalreporter.stats.get(key, [])
+             for name, value in report.user_properties if name == GATE_PROPERTY]
+    if lines:
+        terminalreporter.write_sep("-", "accuracy gate (token F1, micro over pages)")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

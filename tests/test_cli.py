@@ -18,9 +18,8 @@ from .conftest import EXAMPLE_PAGE
 
 
 @pytest.fixture(scope="module")
-def gold_labels() -> list[str]:
-    with Renderer() as r:
-        return [z.label for z in collect_zones(r.render(EXAMPLE_PAGE))]
+def gold_labels(renderer) -> list[str]:
+    return [z.label for z in collect_zones(renderer.render(EXAMPLE_PAGE))]
 
 
 def label_example(capsys, *extra: str) -> dict:
@@ -119,7 +118,7 @@ def test_refs_command_on_a_page_and_a_string(capsys, tmp_path):
     assert capsys.readouterr().err.count("scilabel: error:") == 3
 
 
-def test_train_refs_writes_a_parser_with_its_card(capsys, tmp_path):
+def test_train_refs_writes_a_parser_with_its_card(shared_data, capsys, tmp_path):
     from scilabel.references import load_parser
 
     from .conftest import SHARED_DATA

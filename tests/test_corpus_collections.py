@@ -1,7 +1,6 @@
 """Field collections built from the whole shared data folder, and from a tiny copy of it."""
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -19,11 +18,11 @@ from scilabel.corpus.collections import (
 
 from .conftest import SHARED_DATA
 
-DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
+DATA = SHARED_DATA
 
 
 @pytest.fixture(scope="module")
-def frame() -> pd.DataFrame:
+def frame(shared_data) -> pd.DataFrame:
     return build_field_collections(DATA)
 
 
@@ -84,7 +83,7 @@ def _tiny_data(root: Path) -> Path:
     return root
 
 
-def test_extra_rows_and_deduplication(tmp_path):
+def test_extra_rows_and_deduplication(shared_data, tmp_path):
     data = _tiny_data(tmp_path / "data")
     extra = [
         ("title", "  A JATS   article title ", "jats/elife-tools/elife02304.xml"),
@@ -102,7 +101,7 @@ def test_extra_rows_and_deduplication(tmp_path):
         build_field_collections(data, [("keywords", "x", "jats/x.xml")])
 
 
-def test_write_collections_is_atomic_and_round_trips(tmp_path):
+def test_write_collections_is_atomic_and_round_trips(shared_data, tmp_path):
     frame = build_field_collections(_tiny_data(tmp_path / "data"))
     path = tmp_path / "out" / "fields.parquet"
     write_collections(frame, path)

@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +24,7 @@ from scilabel.corpus.headers import (
 
 from .conftest import SHARED_DATA
 
-DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
+DATA = SHARED_DATA
 HEADERS = DATA / "headers"
 
 
@@ -40,7 +38,7 @@ class _Warnings(logging.Handler):
 
 
 @pytest.fixture(scope="module")
-def loaded() -> tuple[list[HeaderField], list[str]]:
+def loaded(shared_data) -> tuple[list[HeaderField], list[str]]:
     handler = _Warnings()
     logger = logging.getLogger("scilabel.corpus")
     logger.addHandler(handler)
@@ -65,7 +63,7 @@ def test_no_warnings_no_unknown_tags(loaded):
     assert loaded[1] == []
 
 
-def test_every_grobid_header_tag_is_mapped():
+def test_every_grobid_header_tag_is_mapped(shared_data):
     """Independent walk over every header TEI file: each element under <front> has a mapping."""
     seen: Counter[str] = Counter()
     containers = {"byline", "docTitle"}
@@ -87,7 +85,7 @@ def test_every_grobid_header_tag_is_mapped():
     assert seen["titlePart"] > 700 and seen["div:abstract"] > 700
 
 
-def test_every_parscit_header_tag_is_mapped():
+def test_every_parscit_header_tag_is_mapped(shared_data):
     text = (HEADERS / "ParsCit" / "tagged_headers.txt").read_text(encoding="utf-8")
     opening = set(re.findall(r"<([A-Za-z_-]+)>", text))
     assert opening - set(PARSCIT_HEADER_FIELDS) == set()
@@ -190,7 +188,7 @@ def test_parscit_spans():
     ]
 
 
-def test_bad_file_is_skipped_with_a_warning(tmp_path, caplog):
+def test_bad_file_is_skipped_with_a_warning(shared_data, tmp_path, caplog):
     corpus = tmp_path / "headers" / "grobid" / "header" / "corpus"
     corpus.mkdir(parents=True)
     shutil.copy(HEADERS / "grobid" / "header" / "corpus" / "0070234.header.tei.xml", corpus / "good.tei.xml")

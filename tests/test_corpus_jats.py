@@ -218,7 +218,7 @@ def test_iter_articles_skips_and_reads_gzip(tmp_path: Path, article_file: Path, 
     assert "bad.xml" in caplog.text
 
 
-def test_real_articles() -> None:
+def test_real_articles(shared_data) -> None:
     acs = parse_jats(DATA / "LimeSoup/acs/101021nl3016957.xml")
     assert acs.title == "Sodium Ion Insertion in Hollow Carbon Nanowires for Battery Applications"
     assert acs.references[0].text == "Tarascon, J. M.; Armand, M. Nature 2001, 414, 359"
@@ -250,6 +250,6 @@ def test_table_cells_are_read_row_by_row_and_capped(tmp_path):
     assert image_only.rows == []
 
 
-def test_oasis_tables_with_undeclared_prefix_are_read():
+def test_oasis_tables_with_undeclared_prefix_are_read(shared_data):
     a = parse_jats(DATA / "LimeSoup/acs/101021nl902315u.xml", "acs")
     assert a.tables[0].rows[1][:2] == ["LiMn2O4", "0.28"]

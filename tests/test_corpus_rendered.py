@@ -25,7 +25,7 @@ def words(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def article():
+def article(shared_data):
     return parse_jats(SHARED_DATA / "jats" / ARTICLE, "render-check")
 
 

@@ -37,7 +37,7 @@ EXTERNAL = re.compile(
 
 
 @pytest.fixture(scope="module")
-def articles() -> list[Article]:
+def articles(shared_data) -> list[Article]:
     return [parse_jats(DATA / rel, rel.replace("/", "-")) for rel in REAL]
 
 
@@ -171,7 +171,7 @@ def test_variation_within_family(articles: list[Article]) -> None:
 
 
 @pytest.fixture()
-def small_corpus(tmp_path: Path) -> Path:
+def small_corpus(shared_data, tmp_path: Path) -> Path:
     root = tmp_path / "jats"
     for rel in REAL + ["pubchunks/elsevier_1.xml"]:
         dest = root / rel

@@ -69,7 +69,7 @@ def test_svm_with_collections_carries_the_field_scores():
     assert with_fields.log_likelihood(zones).shape == (2, 16)
 
 
-def test_real_medline_names_and_addresses_are_told_apart():
+def test_real_medline_names_and_addresses_are_told_apart(shared_data):
     rows = []
     for record in iter_medline(SHARED_DATA / "medline"):
         rows += [("title", record.title), ("abstract", record.abstract)]

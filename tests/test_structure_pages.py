@@ -109,7 +109,7 @@ def test_evaluation_scores_the_rendered_page(page) -> None:
     assert np.isclose(worse["heading_f1"], 2 * 3 / (2 * 3 + 1))
 
 
-def test_real_pmc_page(reader) -> None:
+def test_real_pmc_page(shared_data, reader) -> None:
     document = reader.read(PMC_PAGE)
     zones = document.zones
     labels = silver_labels(zones["text"].tolist(), document.metadata).labels

@@ -77,7 +77,7 @@ def test_text_without_sentence_end_is_one_sentence() -> None:
         ("elife-tools/elife00007.xml", "spp."),
     ],
 )
-def test_real_abstracts_keep_species_names_whole(path: str, abbreviation: str) -> None:
+def test_real_abstracts_keep_species_names_whole(shared_data, path: str, abbreviation: str) -> None:
     """Only pysbd's cuts after abbreviations are undone: every sentence start is one of pysbd's,
     no sentence ends in the abbreviation before a lower-case word, and no text is lost."""
     article = parse_jats(JATS / path)
