@@ -218,15 +218,6 @@ class SVMEmission(Emission):
         self.prior_weight = prior_weight
         self.min_log_likelihood = min_log_likelihood
 
-    def __setstate__(self, state: dict) -> None:
-        # models pickled before ``min_proba`` existed floored at 1e-9, before ``prior_weight`` divided
-        # by the whole prior, and before ``min_log_likelihood`` floored each state through ``min_proba``
-        # alone: they keep doing so
-        state = {"min_proba": 1e-9, "prior_weight": 1.0, "min_log_likelihood": None, **state}
-        if "state_log_prior_" in state:  # now computed from the state counts' prior and the weight
-            state["state_count_log_prior_"] = state.pop("state_log_prior_")
-        super().__setstate__(state)
-
     @property
     def fit_columns(self) -> tuple[str, ...]:
         """The ``calibrate_across`` column, when there is one."""

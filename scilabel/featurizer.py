@@ -39,10 +39,6 @@ class ZoneFeaturizer(TransformerMixin, BaseEstimator):
         self.max_features = max_features
         self.clip = clip
 
-    def __setstate__(self, state: dict) -> None:
-        # featurizers pickled before ``clip`` existed did not clip
-        super().__setstate__({"clip": None, **state})
-
     def fit(self, zones: pd.DataFrame, y: object = None, collections: pd.DataFrame | None = None) -> ZoneFeaturizer:
         """Fit on zones; ``collections`` (columns field, text) add the field word scores."""
         unknown = set(self.layout) - set(LAYOUT_FEATURES)

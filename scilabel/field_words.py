@@ -44,10 +44,6 @@ class FieldWordModel(BaseEstimator):
         self.min_df = min_df
         self.shrink = shrink
 
-    def __setstate__(self, state: dict) -> None:
-        # models pickled before ``shrink`` existed used the plain mean: they keep doing so
-        super().__setstate__({"shrink": 0.0, **state})
-
     def fit(self, collections: pd.DataFrame) -> FieldWordModel:
         """Fit on a collections frame (columns ``field``, ``text``); fields outside :data:`FIELDS` are ignored."""
         rows = collections[collections["field"].isin(FIELDS)]

@@ -65,8 +65,6 @@ ALLOWED_START.setflags(write=False)
 #: The transition settings of :class:`ArticleHMM` (and :class:`~scilabel.labeler.ZoneLabeler`): each a
 #: probability, or None for the counted estimate.
 TRANSITION_SETTINGS: tuple[str, ...] = ("gap_self_loop", "br_self_loop", "barh_to_references", "affiliations_to_barh")
-#: Those added after models were first pickled: a model pickled before one existed kept the counted value.
-LATER_TRANSITION_SETTINGS: tuple[str, ...] = TRANSITION_SETTINGS[1:]
 
 #: hmmlearn rejects infinite observations, so log-likelihoods of -inf travel as this value.
 _LOG_ZERO = np.finfo(np.float64).min
@@ -175,10 +173,6 @@ class ArticleHMM(BaseEstimator):
         self.br_self_loop = br_self_loop
         self.barh_to_references = barh_to_references
         self.affiliations_to_barh = affiliations_to_barh
-
-    def __setstate__(self, state: dict) -> None:
-        # models pickled before these parameters existed kept the counted transitions
-        super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), **state})
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
         """Estimate start and transition probabilities from state-name sequences."""

@@ -19,12 +19,16 @@ from sklearn.utils.validation import check_is_fitted
 from . import __version__
 from .emission import EMISSIONS, Emission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
-from .hmm import LATER_TRANSITION_SETTINGS, TRANSITION_SETTINGS, ArticleHMM
+from .hmm import TRANSITION_SETTINGS, ArticleHMM
 from .lines import line_units, merge_units
 from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
 from .schema import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 
 log = logging.getLogger(__name__)
+#: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
+#: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
+#: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
+MODEL_FORMAT = 2
 _LABEL_OF_STATE = np.array([LABELS.index(STATE_LABEL[s]) for s in STATES])
 
 
@@ -100,11 +104,6 @@ class ZoneLabeler(BaseEstimator):
         self.affiliations_to_barh = affiliations_to_barh
         self.vetoes = vetoes
 
-    def __setstate__(self, state: dict) -> None:
-        # models pickled before these parameters existed kept the counted transitions and ran the
-        # default vetoes
-        super().__setstate__({**dict.fromkeys(LATER_TRANSITION_SETTINGS), "vetoes": DEFAULT_VETOES, **state})
-
     def _emission_model(self) -> Emission:
         if isinstance(self.emission, str):
             if self.emission not in EMISSIONS:
@@ -137,7 +136,7 @@ class ZoneLabeler(BaseEstimator):
                                 **{name: getattr(self, name) for name in TRANSITION_SETTINGS}).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
-        self.versions_ = {"scilabel": __version__, "scikit-learn": sklearn.__version__}
+        self.versions_ = {"model_format": MODEL_FORMAT, "scilabel": __version__, "scikit-learn": sklearn.__version__}
         self.training_summary_ = {
             "pages": len(pages),
             "zones": int(len(zones)),

@@ -16,7 +16,7 @@ import sklearn
 from . import __version__
 from .atomic import atomic_path
 from .emission import EMISSIONS
-from .labeler import ZoneLabeler
+from .labeler import MODEL_FORMAT, ZoneLabeler
 
 log = logging.getLogger(__name__)
 #: Where the shipped models live (the repository's ``models/`` folder).
@@ -61,7 +61,8 @@ def load_model(path: str | Path | None = None) -> ZoneLabeler:
     """Load a trusted model file (default: the shipped default model).
 
     Warns when it was saved with another scilabel or scikit-learn version; raises
-    :class:`ModelError` with a one-line reason when the file is missing or not a model.
+    :class:`ModelError` with a one-line reason when the file is missing, not a model, or a model of
+    another format (:data:`~scilabel.labeler.MODEL_FORMAT`).
     """
     path = Path(path) if path is not None else default_model_path()
     if not path.is_file():
@@ -72,7 +73,11 @@ def load_model(path: str | Path | None = None) -> ZoneLabeler:
         raise ModelError(f"{path}: not a scilabel model ({type(exc).__name__}: {str(exc)[:120]})") from None
     if not isinstance(model, ZoneLabeler) or not hasattr(model, "hmm_"):
         raise ModelError(f"{path}: not a fitted scilabel ZoneLabeler (found {type(model).__name__})")
-    saved = getattr(model, "versions_", {})
+    saved = dict(getattr(model, "versions_", {}))
+    found = saved.pop("model_format", 1)
+    if found != MODEL_FORMAT:
+        raise ModelError(f"{path}: a scilabel model of format {found}; this scilabel reads format {MODEL_FORMAT} "
+                         f"(retrain it with train.py, or use the scilabel version it was saved with, {saved.get('scilabel')})")
     running = {"scilabel": __version__, "scikit-learn": sklearn.__version__}
     if saved != running:
         warnings.warn(

@@ -1,7 +1,6 @@
 """Zone features, line units and the fast paths that must equal their scikit-learn references."""
 from __future__ import annotations
 
-import pickle
 
 import numpy as np
 import pandas as pd
@@ -38,11 +37,6 @@ def test_tokenize_shapes_numbers_and_patterns():
     assert tokenize("Mail a.b@c.org or http://x.y/z, 10.1000/abc") == ["mail", "<email>", "or", "<url>", "<doi>"]
 
 
-def test_saved_models_find_the_tokenizer_where_they_were_pickled():
-    # the shipped models' vectorizers name their analyzer by this path
-    assert pickle.loads(b"cscilabel.features\ntokenize\n.") is tokenize
-
-
 def test_term_counts_equal_count_vectorizer():
     vectorizer = CountVectorizer(analyzer=tokenize, min_df=1).fit(TEXTS)
     expected = vectorizer.transform(TEXTS).toarray()
@@ -69,11 +63,6 @@ def test_dense_features_are_clipped_so_one_extreme_value_cannot_outvote_the_rest
     assert unclipped.transform_blocks(frame)[1][-1, sup] > 4.0  # one zone among 22 with superscripts
     dense = clipped.transform_blocks(frame)[1]
     assert dense[-1, sup] == 2.0 and np.abs(dense).max() <= 2.0
-    state = clipped.__getstate__()
-    del state["clip"]  # as pickled before the parameter existed
-    old = ZoneFeaturizer.__new__(ZoneFeaturizer)
-    old.__setstate__(state)
-    assert old.clip is None and old.get_params()["clip"] is None
 
 
 def test_heading_cues_look_at_the_previous_zone_of_the_same_page():

@@ -42,15 +42,10 @@ def test_scores_are_centred_mean_log_likelihoods_per_known_token():
     np.testing.assert_array_equal(plain[2:], 0.0)
 
 
-def test_few_known_tokens_speak_less_loudly_and_old_models_keep_the_plain_mean():
+def test_few_known_tokens_speak_less_loudly():
     model = FieldWordModel(alpha=1.0, min_df=1).fit(COLLECTIONS)
     one, many = model.scores(pd.DataFrame({"text": ["Chen", "Chen Chen Chen Chen Chen Chen Chen Chen Chen"]}))
     np.testing.assert_allclose(many[:-1] / 0.9, one[:-1] / 0.5)  # the same mean, weighted 9/10 and 1/2
-    state = model.__getstate__()
-    del state["shrink"]  # as pickled before the parameter existed
-    old = FieldWordModel.__new__(FieldWordModel)
-    old.__setstate__(state)
-    assert old.shrink == 0.0 and old.get_params()["shrink"] == 0.0
 
 
 def test_missing_fields_are_a_clear_error():

@@ -394,17 +394,6 @@ def test_several_lines_between_references_stay_in_the_list():
     assert set(tied[5:-1]) <= {"References", "BR"}
 
 
-@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references", "affiliations_to_barh"])
-def test_hmm_pickled_before_a_parameter_keeps_the_counted_transitions(name):
-    fitted = ArticleHMM().fit([["PreTitle", "Title", "BTA", "Abstract", "BARH", "References", "BR", "References"]])
-    old = dict(fitted.__getstate__())
-    del old[name]
-    restored = ArticleHMM.__new__(ArticleHMM)
-    restored.__setstate__(old)
-    assert restored.get_params()[name] is None
-    np.testing.assert_array_equal(restored.transmat_, fitted.transmat_)
-
-
 @pytest.mark.parametrize("name", ["gap_self_loop", "br_self_loop", "barh_to_references", "affiliations_to_barh"])
 @pytest.mark.parametrize("bad", [0.0, 1.0, -0.5, 2.0])
 def test_self_loops_must_be_probabilities(name, bad):

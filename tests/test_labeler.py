@@ -155,15 +155,6 @@ def test_a_labeler_with_its_vetoes_pickles(fitted, pages):
     np.testing.assert_array_equal(restored.predict(pages), ruled.predict(pages))
 
 
-def test_labeler_pickled_before_the_vetoes_runs_the_default_ones(fitted, pages):
-    old = dict(fitted.__getstate__())
-    del old["vetoes"]
-    restored = ZoneLabeler.__new__(ZoneLabeler)
-    restored.__setstate__(old)
-    assert restored.get_params()["vetoes"] is DEFAULT_VETOES
-    np.testing.assert_array_equal(restored.predict(pages), fitted.predict(pages))
-
-
 def test_the_path_passes_over_a_byline_caption_between_title_and_byline(fitted):
     # trained without captions, the HMM has no Title -> BTA -> Authors to count: a caption between the
     # title and the byline is passed over, and the byline is still read
@@ -221,26 +212,6 @@ def test_svm_common_floor_is_one_value_for_every_state(pages):
     assert len(np.unique(np.round(by_proba.min(axis=0), 6))) > 1
 
 
-def test_svm_emission_pickled_before_the_common_floor_keeps_none(pages):
-    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_log_likelihood=None)).fit(pages).emission_
-    old = dict(em.__getstate__())
-    del old["min_log_likelihood"]
-    restored = SVMEmission.__new__(SVMEmission)
-    restored.__setstate__(old)
-    assert restored.min_log_likelihood is None
-    np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
-
-
-def test_svm_emission_pickled_before_the_floor_keeps_its_old_floor(pages):
-    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_proba=1e-9)).fit(pages).emission_
-    old = dict(em.__getstate__())
-    del old["min_proba"]
-    restored = SVMEmission.__new__(SVMEmission)
-    restored.__setstate__(old)
-    assert restored.min_proba == 1e-9
-    np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
-
-
 def test_svm_prior_weight_damps_rare_labels_and_leaves_zone_by_zone_labels(pages):
     labeler = ZoneLabeler(emission=SVMEmission(calibration_cv=2, min_log_likelihood=None), sequence=False).fit(pages)
     em = labeler.emission_
@@ -255,29 +226,6 @@ def test_svm_prior_weight_damps_rare_labels_and_leaves_zone_by_zone_labels(pages
     assert lift.max() > 1.0
     # labelling zones one by one is the calibrated classifier's decision at any weight
     np.testing.assert_allclose(labeler.predict_proba(pages), independent)
-
-
-def test_svm_emission_pickled_before_the_prior_weight_divides_by_the_whole_prior(pages):
-    em = ZoneLabeler(emission=SVMEmission(calibration_cv=2)).fit(pages).emission_
-    old = dict(em.__getstate__())
-    del old["prior_weight"]
-    old["state_log_prior_"] = old.pop("state_count_log_prior_")  # as models before the weight stored it
-    restored = SVMEmission.__new__(SVMEmission)
-    restored.__setstate__(old)
-    assert restored.prior_weight == 1.0
-    np.testing.assert_array_equal(restored.log_likelihood(pages), em.log_likelihood(pages))
-    np.testing.assert_array_equal(restored.state_log_prior_, em.state_log_prior_)
-
-
-@pytest.mark.parametrize("name", ["br_self_loop", "barh_to_references", "affiliations_to_barh"])
-def test_labeler_pickled_before_a_transition_parameter_keeps_the_counted_value(pages, name):
-    labeler = ZoneLabeler(emission="nb", **{name: None}).fit(pages)
-    old = dict(labeler.__getstate__())
-    del old[name]
-    restored = ZoneLabeler.__new__(ZoneLabeler)
-    restored.__setstate__(old)
-    assert restored.get_params()[name] is None
-    np.testing.assert_array_equal(restored.predict(pages), labeler.predict(pages))
 
 
 def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
@@ -300,10 +248,14 @@ def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
     joblib.dump({"a": 1}, tmp_path / "dict.joblib")
     with pytest.raises(ModelError, match="not a fitted scilabel ZoneLabeler"):
         load_model(tmp_path / "dict.joblib")
-    fitted.versions_ = {"scilabel": "0.0.1", "scikit-learn": "0.1"}
+    fitted.versions_ = {**fitted.versions_, "scilabel": "0.0.1", "scikit-learn": "0.1"}
     save_model(fitted, tmp_path / "old.joblib", {})
     with pytest.warns(UserWarning, match="saved with"):
         load_model(tmp_path / "old.joblib")
+    fitted.versions_ = {"scilabel": "0.2.0", "scikit-learn": "0.1"}  # as saved before formats were stamped
+    save_model(fitted, tmp_path / "format1.joblib", {})
+    with pytest.raises(ModelError, match=r"format1.joblib: a scilabel model of format 1; this scilabel reads format \d"):
+        load_model(tmp_path / "format1.joblib")
 
 
 def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
