@@ -30,6 +30,8 @@ import pandas as pd
 import pysbd
 from rapidfuzz import fuzz
 
+from ..lexicons import alternation
+
 FORMATS = (
     "bracket-number", "paren-number", "superscript", "author-year", "author-year-bracket", "alpha-bracket"
 )
@@ -49,7 +51,7 @@ _SUPERSCRIPT = re.compile(
 _GLUED_TERM = re.compile(r"(?<![\w])[^\W\d_][\w-]*?[^\W\d_]\d{1,3}(?![\w])")
 _YEAR = r"(?:1[5-9]|20)\d\d[a-z]?"
 _YEAR_RE = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
-_NAME = r"(?:(?:van|von|de|der|den|da|di|du|le|la|ten|ter)\s+)*[A-ZÀ-Þ][\w'’-]+"
+_NAME = rf"(?:{alternation('citation_particles')}\s+)*[A-ZÀ-Þ][\w'’-]+"
 _AUTHOR_YEAR_GROUP = re.compile(rf"\(([^()]*?\b{_YEAR}\b[^()]*)\)")
 _NARRATIVE = re.compile(
     rf"\b({_NAME})(?:\s+(?:et\s+al\.?|(?:and|&)\s+({_NAME})))?(?:'s|’s)?\s+\((\s*{_YEAR}(?:\s*[,;]\s*{_YEAR})*)\s*\)"
