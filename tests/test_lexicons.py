@@ -187,3 +187,18 @@ def test_page_furniture_is_noise_in_the_body():
     from scilabel.structure.blocks import FURNITURE_START, FURNITURE_ZONE
     assert FURNITURE_ZONE.match("Views 1,024") and FURNITURE_ZONE.match("Back to top")
     assert FURNITURE_START.match("Download PDF") and not FURNITURE_START.match("Downloaded data show")
+
+
+def test_sentence_and_reference_word_lists_reach_their_stages():
+    from scilabel.references.formats import entry_kind
+    from scilabel.references.tokens import _kind
+    from scilabel.structure.blocks import NOTES_HEADING, is_caption
+    from scilabel.structure.sentences import split_sentences
+    assert set(lexicon("never_final")) <= set(lexicon("abbreviations"))
+    text = " and ".join(f"in {word}. 2 of the cases" for word in lexicon("abbreviations"))
+    assert len(split_sentences(f"We saw it {text}. Then more.")) == 2
+    assert all(_kind(month.title()) == "month" for month in lexicon("months") if month.isalpha())
+    assert all(entry_kind({"container": f"Intl {w.title()} Robotics"}) == "inproceedings"
+               for w in lexicon("conference_words") if not w.endswith("."))
+    assert all(NOTES_HEADING.match(h) for h in ("Footnotes", "Notes:", "Author notes", "Table footnotes"))
+    assert not is_caption("Table 1 shows the patients.") and is_caption("Table 1 Patient characteristics")
