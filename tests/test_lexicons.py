@@ -9,7 +9,7 @@ import pytest
 
 import scilabel
 from scilabel import lexicons
-from scilabel.lexicons import Lexicon, alternation, lexicon, load
+from scilabel.lexicons import Lexicon, alternation, lexicon, load, parse
 
 PACKAGE = Path(scilabel.__file__).parent
 NAMES = lexicons.names()
@@ -82,10 +82,14 @@ def test_alternation_puts_longer_entries_first_and_escapes_words():
     assert Lexicon("p", (r"a+", "b"), patterns=True, ignore_case=False).alternation() == "(?:a+|b)"
 
 
-def test_declarations_are_read_from_the_header(tmp_path, monkeypatch):
+def test_declarations_are_read_from_the_header():
     assert load("particles").ignore_case is False and not load("particles").patterns
     assert load("site_notices").patterns and load("site_notices").ignore_case
     assert not load("degrees").patterns and load("degrees").ignore_case
+    parsed = parse("t", "# A list.\n# Read by nobody.\n# kind: patterns\n\n  a+  \n# a comment\nb\n")
+    assert parsed == Lexicon("t", ("a+", "b"), patterns=True, ignore_case=True)
+    with pytest.raises(ValueError, match="case must be one of"):
+        parse("t", "# case: upper\nword\n")
 
 
 def test_every_site_notice_holds_a_cue():

@@ -45,12 +45,11 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(p.name[:-4] for p in resources.files(__name__).iterdir() if p.name.endswith(".txt")))
 
 
-@cache
-def load(name: str) -> Lexicon:
-    """The lexicon ``name`` (``scilabel/lexicons/<name>.txt``), read once."""
+def parse(name: str, text: str) -> Lexicon:
+    """The lexicon ``name`` written as ``text`` (the file format above)."""
     declared = {key: values[0] for key, values in DECLARATIONS.items()}
     entries = []
-    for line in resources.files(__name__).joinpath(f"{name}.txt").read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         line = line.strip()
         if line.startswith("#"):
             found = _DECLARATION.match(line)
@@ -61,6 +60,12 @@ def load(name: str) -> Lexicon:
         elif line:
             entries.append(line)
     return Lexicon(name, tuple(entries), declared["kind"] == "patterns", declared["case"] == "insensitive")
+
+
+@cache
+def load(name: str) -> Lexicon:
+    """The lexicon ``name`` (``scilabel/lexicons/<name>.txt``), read once."""
+    return parse(name, resources.files(__name__).joinpath(f"{name}.txt").read_text(encoding="utf-8"))
 
 
 def lexicon(name: str) -> tuple[str, ...]:
