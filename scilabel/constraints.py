@@ -63,13 +63,14 @@ import re
 import numpy as np
 
 from .features import ZoneArrays, Zones, page_codes, search_each, short_fullmatches
+from .lexicons import alternation, lexicon
 from .references.names import PARTICLES
 from .schema import STATE_INDEX
 
-#: Words a byline caption is made of; "and" may join them ("Authors and affiliations").
-_CAPTION_WORD = (r"corresponding|author(?:s|\(s\))?|affiliation(?:s|\(s\))?|address(?:es)?|correspondence|"
-                 r"contributors?|information|details|e-?mail")
-BYLINE_CAPTION = re.compile(rf"(?i)\W*(?:{_CAPTION_WORD})(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
+#: Words a byline caption is made of (the lexicon ``byline_captions``); "and" may join them
+#: ("Authors and affiliations").
+_CAPTION_WORD = alternation("byline_captions")
+BYLINE_CAPTION = re.compile(rf"(?i)\W*{_CAPTION_WORD}(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60
 #: A text opening as a bibliographic citation does: names, then the year in parentheses, then a word
@@ -93,24 +94,21 @@ HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
 HEADING_SCALE = 1.3
 #: A site notice: a copyright line ("©", "Copyright 2016" or "Copyright ©", "All rights reserved") or
-#: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies") ...
-_SITE_NOTICE = re.compile(r"©|\bcopyright\s*(?:©|\(c\)|\d{4})|\ball rights reserved\b"
-                          r"|\b(?:we|(?:this|our) (?:web)?site)\s+(?:use|uses|utili[sz]es|stores?|sets?)\b"
-                          r"[^.\n]{0,40}\bcookies\b|\baccept (?:all )?cookies\b", re.I)
-#: ... searched for only in the texts holding one of these (in lower case).
-_SITE_NOTICE_CUES = ("©", "copyright", "all rights", "cookies")
-#: A site control, the whole of a zone's text: a share or bookmark link, a skip link, a search or
-#: sign-in control.
+#: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies"): the lexicon
+#: ``site_notices`` ...
+_SITE_NOTICE = re.compile(alternation("site_notices"), re.I)
+#: ... searched for only in the texts holding one of these (in lower case): the lexicon ``site_notice_cues``.
+_SITE_NOTICE_CUES = lexicon("site_notice_cues")
+#: A site control, the whole of a zone's text: a share or bookmark link (the lexicon ``share_targets``),
+#: a skip link, a search or sign-in control (the lexicon ``site_controls``).
 _SITE_CONTROL = re.compile(
-    r"\W*(?:(?:share (?:on |via )?)?(?:facebook|twitter|linkedin|reddit|wechat|weibo|bluesky|mendeley|citeulike"
-    r"|delicious|digg|google\+|connotea|whatsapp|email|e-mail)|share|print|skip to [\w ]{1,30}|(?:advanced )?search"
-    r"(?: for [\w ]{1,20}:?(?: go)?)?|sign in|sign up|log ?in|log ?out|register)\W*", re.I)
+    rf"\W*(?:(?:share (?:on |via )?)?{alternation('share_targets')}|{alternation('site_controls')})\W*", re.I)
 #: Longest text (characters) read as a site control.
 SITE_CONTROL_MAX_LEN = 60
-#: An editor's or reviewer's credit, at the start of a zone ("Associate Editor:", "Edited by") ...
-_EDITOR_CREDIT = re.compile(r"^\W*(?:(?:(?:associate|academic|handling|guest|section|senior|chief|managing|consulting|"
-                            r"review(?:ing)?)\s+)?editors?\b(?!ial)|(?:edited|reviewed|communicated|recommended)\s+by\b)",
-                            re.I)
+#: An editor's or reviewer's credit, at the start of a zone ("Associate Editor:", "Edited by"; the
+#: lexicons ``editor_titles`` and ``credit_verbs``) ...
+_EDITOR_CREDIT = re.compile(rf"^\W*(?:(?:{alternation('editor_titles')}\s+)?editors?\b(?!ial)"
+                            rf"|{alternation('credit_verbs')}\s+by\b)", re.I)
 #: ... searched for only in the texts holding one of these in lower case (every credit does).
 _EDITOR_CREDIT_CUES = ("editor", "ed by")
 #: Characters at the start of a zone read to tell a sentence.

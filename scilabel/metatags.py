@@ -8,7 +8,11 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml import etree
 
+from .lexicons import alternation
+
 _TAGS = re.compile(r"<[^>]+>")
+#: An abstract's heading (the lexicon ``abstract_headings``) opening a declared abstract.
+_ABSTRACT_CAPTION = re.compile(rf"^{alternation('abstract_headings')}\b[:.]?\s*", re.I)
 
 
 @dataclass
@@ -71,7 +75,7 @@ def read_meta(html: str) -> PageMeta:
         title=first("citation_title", "dc.title", "dcterms.title", "prism.title", "og:title"),
         authors=every("citation_author", "dc.creator", "dcterms.creator"),
         institutions=every("citation_author_institution"),
-        abstract=re.sub(r"^(abstract|summary)\b[:.]?\s*", "", abstract, flags=re.I),
+        abstract=_ABSTRACT_CAPTION.sub("", abstract),
         references=[_parse_reference(v) for v in values.get("citation_reference", [])],
         doi=first("citation_doi", "dc.identifier", "prism.doi"),
         journal=first("citation_journal_title", "prism.publicationname", "og:site_name"),

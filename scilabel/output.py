@@ -9,6 +9,7 @@ import pandas as pd
 
 from .constraints import BYLINE_CAPTION
 from .labeler import PageLabels
+from .lexicons import alternation
 from .references import PageReferences
 from .references.names import PARTICLES
 
@@ -20,11 +21,13 @@ _MARKERS = re.compile(f"[{_MARKER_CHARS}]+")
 _GLUED_NAMES = re.compile(r"(?<=[a-z\u00df-\u00ff]{4})(?=[A-Z\u00c0-\u00de][a-z\u00df-\u00ff])")
 _NAME_SPLIT = re.compile(r"\s*(?:,|;|\band\b|&|\u00b7|\|)\s*", re.I)
 _AFFILIATION_MARKER = re.compile(rf"^\s*(?:[{_MARKER_CHARS}]+|[a-z](?=\s))[\s.,)]*")
-_DEGREES = re.compile(r"^(?:MD|PhD|Ph\.D\.|MSc|MS|BA|BS|BSc|MPH|RN|DPhil|MBBS|FRCP|Jr\.?|Sr\.?)$", re.I)
+#: A degree or a generational suffix alone (the lexicons ``degrees`` and ``name_suffixes``).
+_DEGREES = re.compile(rf"^(?:{alternation('degrees')}|{alternation('name_suffixes')})$", re.I)
 #: "By", "Written by", "Edited by" before a byline.
 _BY = r"(?:(?:written|edited)\s+)?by"
-#: What a byline's caption calls the people it lists ("Curator and contributors:", "Edited by").
-_ROLE = rf"(?:authors?|author\(s\)|contributors?|curators?|editors?|{_BY})"
+#: What a byline's caption calls the people it lists ("Curator and contributors:", "Edited by"; the
+#: lexicon ``byline_roles``).
+_ROLE = rf"(?:{alternation('byline_roles')}|{_BY})"
 #: A caption naming the field at the start of a field's text ("Title:", "Authors:", "By", "Abstract.").
 _CAPTIONS = {
     "title": re.compile(r"^\s*(?:article\s+)?title\s*(?:[:\uff1a]\s*|$)", re.I),
@@ -32,7 +35,7 @@ _CAPTIONS = {
                           rf"|{_BY}\s+(?-i:(?=[A-Z])))\s*", re.I),
     "affiliations": re.compile(r"^\s*(?:(?:author\s+)?(?:affiliations?|addresses?)|(?:author\s+)?information)"
                                r"\s*(?:[:\uff1a]\s*|$)|^\s*affiliations?\s+(?-i:(?=[A-Z]))", re.I),
-    "abstract": re.compile(r"^\s*(?:abstract|summary)\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
+    "abstract": re.compile(rf"^\s*{alternation('abstract_headings')}\s*(?:[:\uff1a.\u2014-]\s*|$)", re.I),
 }
 #: E-mail addresses (also written "x [at] y") and web addresses, cut out of an author line so that the
 #: name beside one stays ("Silvia Brem sbrem@kjpd.uzh.ch").
@@ -41,23 +44,21 @@ _ADDRESS = re.compile(r"[^\s,;]+@[^\s,;]+|[^\s,;]+\s*[\[(]at[\])]\s*[^\s,;]+|(?:
 #: cut off as a part of its own, which the word "author" then rules out.
 _AUTHOR_LINK = re.compile(r"\s*\b(?=Authors?\s+(?:Vitae|Info(?:rmation)?|Page|Profile|Details)\b)")
 #: Parts of an author line that are no person's name besides byline captions (:data:`BYLINE_CAPTION`):
-#: the word "author", an ORCID, an institution, or a correspondence line ("Corresponding author: ...").
-_NOT_A_NAME = re.compile(r"\bcorrespond\w*|\bauthors?\b|orcid|\b(?:universit\w*|institut\w*|college|department|"
-                         r"school|hospital|laborator\w*|centre|center|faculty|academy|foundation|planetarium|museum|"
-                         r"inc|ltd|gmbh|corporation)\b", re.I)
+#: the word "author", an ORCID, an institution (the lexicon ``institution_words``), or a correspondence
+#: line ("Corresponding author: ...").
+_NOT_A_NAME = re.compile(rf"\bcorrespond\w*|\bauthors?\b|orcid|\b{alternation('institution_words')}\b", re.I)
 #: A correspondence line set among the affiliations ("*Corresponding author's e-mail address: ...").
 _CORRESPONDENCE = re.compile(r"\W*correspond", re.I)
 #: Text in parentheses in an author line.
 _PARENTHESES = re.compile(r"\([^()]*\)")
-#: A role written after a name ("Marian Goral, Evaluator", "Adam Skrzecz, Compiler").
-_ROLE_WORD = re.compile(r"(?:(?:guest|associate|section|handling|academic)\s+)?"
-                        r"(?:editor|compiler|evaluator|reviewer|translator|illustrator|professor|lecturer)s?", re.I)
+#: A role written after a name ("Marian Goral, Evaluator", "Adam Skrzecz, Compiler", "Guest Editor"; the
+#: lexicons ``roles`` and ``editor_titles``).
+_ROLE_WORD = re.compile(rf"(?:{alternation('editor_titles')}\s+)?{alternation('roles')}s?", re.I)
 
 #: Affiliation letters and marks after a name ("Juan Ren a", "Chiu a,b" once cut at the comma, "Zika✉").
 _LETTER_MARKS = re.compile(r"(?:\s+[a-z]{1,4}|\s*[^\w\s.'\u2019-]+)+$")
-#: Words that make a text with lower-case words a group author's name.
-_GROUP = re.compile(r"\b(?:group|consortium|collaboration|collaborators|investigators|network|committee|team|"
-                    r"taskforce|task force|study|program|programme|initiative|alliance|project|society|staff)\b", re.I)
+#: Words that make a text with lower-case words a group author's name (the lexicon ``group_words``).
+_GROUP = re.compile(rf"\b{alternation('group_words')}\b", re.I)
 
 
 def strip_caption(field: str, text: str) -> str:

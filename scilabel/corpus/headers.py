@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from lxml import etree
 
+from ..lexicons import alternation
 from ..schema import FIELD_LABELS
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ PARSCIT_HEADER_FIELDS: dict[str, str] = {
 
 _SPACE = re.compile(r"\s+")
 _PARSCIT_TAG = re.compile(r"<(/?)([A-Za-z_-]+)>")
-_ABSTRACT_HEADING = re.compile(r"^(?:\d\.?\s*)?(?:abstract|summary)\s*[.:]?$", re.I)
+_ABSTRACT_HEADING = re.compile(rf"^(?:\d\.?\s*)?{alternation('abstract_headings')}\s*[.:]?$", re.I)
 
 
 class HeaderField(NamedTuple):

@@ -16,7 +16,7 @@ from typing import Union
 
 from lxml import etree
 
-from scilabel.references.names import PARTICLES
+from scilabel.lexicons import alternation
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +27,10 @@ _C1 = re.compile("[\x80-\x9f]")
 #: Text allowed between two adjacent bibliography xrefs of one citation group.
 _CITE_GLUE = re.compile(r"^\s*[\])]?\s*(?:[,;–—−-]|and|&)?\s*[\[(]?\s*$")
 _YEAR_ONLY = re.compile(r"^\s*\(?\d{4}[a-z]?\)?\s*$")
-_PARTICLE = "|".join(sorted(PARTICLES, key=len, reverse=True))
-_PARTICLES = re.compile(rf"^(?:(?:{_PARTICLE}) )+")
-_NAME = rf"\b(?:(?:{_PARTICLE}) )*[^\W\d_][\w'’-]*"  # starts at a word: "by van Dam", not "b" + "y van Dam"
+#: Family-name particles (the lexicon ``particles``).
+_PARTICLE = alternation("particles")
+_PARTICLES = re.compile(rf"^(?:{_PARTICLE} )+")
+_NAME = rf"\b(?:{_PARTICLE} )*[^\W\d_][\w'’-]*"  # starts at a word: "by van Dam", not "b" + "y van Dam"
 _NAMES_BEFORE_YEAR = re.compile(rf"({_NAME}(?: et al\.?| (?:and|&) {_NAME})?(?:, ?| \(|, \())$")
 _RANGE_GLUE = re.compile(r"^\s*[\])]?\s*[–—−-]\s*[\[(]?\s*$")
 #: Elements that become their own blocks (or are dropped) rather than paragraph text.

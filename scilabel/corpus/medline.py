@@ -10,14 +10,16 @@ from pathlib import Path
 
 from lxml import etree
 
+from ..lexicons import lexicon
 from .headers import squash
 
 log = logging.getLogger(__name__)
 
 #: Root elements of files that hold MEDLINE citations (PubMed downloads, EFetch results, baseline files).
 MEDLINE_ROOTS = frozenset({"PubmedArticleSet", "PubmedArticle", "MedlineCitationSet", "MedlineCitation"})
-#: Generational suffixes, written after the given names in the text format's FAU and AU.
-_NAME_SUFFIXES = ("Jr", "Sr", "2nd", "3rd", "4th", "II", "III", "IV")
+#: Generational suffixes, written after the given names in the text format's FAU and AU (the lexicon
+#: ``name_suffixes``, in lower case).
+_NAME_SUFFIXES = frozenset(lexicon("name_suffixes"))
 _TEXT_LINE = re.compile(r"^([A-Z]{2,4}) *- ?(.*)$")
 
 
@@ -180,13 +182,13 @@ def _full_author_name(fau: str) -> str:
     """``"Casbon, James A"`` -> ``"James A Casbon"``; a trailing suffix moves to the end."""
     last, _, given = fau.partition(", ")
     words = given.split()
-    suffix = words.pop() if len(words) > 1 and words[-1] in _NAME_SUFFIXES else ""
+    suffix = words.pop() if len(words) > 1 and words[-1].lower() in _NAME_SUFFIXES else ""
     return " ".join(p for p in (" ".join(words), last, suffix) if p)
 
 
 def _short_author_name(au: str) -> str:
     """``"Casbon JA"`` -> ``"J A Casbon"``."""
     words = au.split()
-    suffix = words.pop() if len(words) > 1 and words[-1] in _NAME_SUFFIXES else ""
+    suffix = words.pop() if len(words) > 1 and words[-1].lower() in _NAME_SUFFIXES else ""
     initials = words.pop() if len(words) > 1 and words[-1].isupper() and words[-1].isalpha() else ""
     return " ".join(p for p in (_spaced_initials(initials), " ".join(words), suffix) if p)

@@ -26,6 +26,7 @@ from tqdm import tqdm
 
 from ..cache import cached_zones
 from ..features.cues import PART_LINE, PART_MIN_WORDS
+from ..lexicons import alternation, lexicon
 from ..metatags import PageMeta, read_meta
 from ..overlay import draw_overlay
 from ..readers import ChromiumHTMLReader
@@ -35,10 +36,10 @@ from .dataset import write_dataset
 
 log = logging.getLogger(__name__)
 
-_HEADING_ABSTRACT = re.compile(r"^(abstract|summary|synopsis)$")
-_HEADING_REFERENCES = re.compile(
-    r"^(references?|bibliography|literature cited|cited literature|references and notes|notes and references|works cited)$"
-)
+#: An abstract's and a reference list's headings, normalised (the lexicons ``abstract_headings``,
+#: ``references_headings``).
+_HEADING_ABSTRACT = re.compile(rf"^{alternation('abstract_headings')}$")
+_HEADING_REFERENCES = re.compile(rf"^{alternation('references_headings')}$")
 _GLUED = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
 #: Smallest match score of a found field: half the field, and most declared references (each missed
 #: one would leave an entry without gold).
@@ -57,8 +58,6 @@ _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 AUTHOR_GAP = 12
 #: Most words after an author's full name in a byline line of that author alone (role, degrees, markers).
 NAME_NOTE_WORDS = 6
-_CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "email", "ph", "md", "phd", "ba", "bs", "bsc", "msc", "ms",
-               "ma", "mph", "dphil", "rn", "mbbs", "frcp", "dr", "prof", "jr", "sr"}
 
 
 def normalise(text: str) -> str:
@@ -67,6 +66,12 @@ def normalise(text: str) -> str:
     text = _GLUED.sub(" ", unicodedata.normalize("NFKD", text))
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+#: Normalised words a byline line may hold beside the names: connectives, captions, titles, degrees
+#: and generational suffixes (the lexicons ``degrees`` and ``name_suffixes``).
+_CONNECTORS = {"and", "et", "al", "by", "the", "authors", "author", "email", "ma", "dr", "prof"}.union(
+    *(normalise(word).split() for word in (*lexicon("degrees"), *lexicon("name_suffixes"))))
 
 
 @dataclass

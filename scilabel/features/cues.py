@@ -9,28 +9,24 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..lexicons import alternation
 from .arrays import ZoneArrays, run_starts, search_each
 
-#: The names of a structured abstract's parts, as a regular expression (in lower case); not
-#: "Introduction", which far more often opens the body.
-ABSTRACT_PART_NAMES = (
-    r"background|context|importance|purpose|aims?|objectives?|design|setting|participants"
-    r"|patients|interventions?|measurements?|main outcomes?(?: and)? measures?|outcomes?|methods?(?: and findings)?"
-    r"|results?|findings|interpretation|conclusions?(?: and relevance)?|significance|trial registration")
+#: The names of a structured abstract's parts (the lexicon ``abstract_parts``), as a regular expression.
+ABSTRACT_PART_NAMES = alternation("abstract_parts")
 #: A zone opening with the name of a structured abstract's part, then its text: "Methods Ten adult
 #: subjects ...", "Results: For the ...", not the heading "Methods" alone nor "Results of the model ...".
-_ABSTRACT_PART = re.compile(rf"\s*(?i:{ABSTRACT_PART_NAMES})\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
+_ABSTRACT_PART = re.compile(rf"\s*{ABSTRACT_PART_NAMES}\s*[:.\u2013\u2014-]?\s+(?=[A-Z0-9(])")
 #: A part's name on a line of its own ("Methods", "Results:").
-PART_LINE = re.compile(rf"(?:{ABSTRACT_PART_NAMES})[:.]?$", re.I)
+PART_LINE = re.compile(rf"{ABSTRACT_PART_NAMES}[:.]?$", re.I)
 #: Fewest words of the paragraph under a part's name of its own.
 PART_MIN_WORDS = 5
-_ABSTRACT_CUE = re.compile(r"abstract|summary|synopsis|key points|highlights", re.I)
-_REFERENCES_CUE = re.compile(r"references|bibliography|literature|works cited|notes", re.I)
-#: A heading over links to other articles ("Related articles", "Similar articles in this archive",
-#: "You may also like", "Cited by"), at the start of its text (of its line, as cues are searched in
-#: texts joined by newlines); "Related work" is a body section.
-_RELATED_CUE = re.compile(r"^[^\w\n]*(?:related(?!\s+work)|similar\b|recommended\b|you may also|more like this|"
-                          r"people also|cited by|citing articles|read next|more from)", re.I | re.M)
+#: Words of an abstract's and a reference list's headings (the lexicons ``abstract_cues``, ``references_cues``).
+_ABSTRACT_CUE = re.compile(alternation("abstract_cues"), re.I)
+_REFERENCES_CUE = re.compile(alternation("references_cues"), re.I)
+#: A heading over links to other articles (the lexicon ``related_cues``: "Related articles", "Cited by"),
+#: at the start of its text (of its line, as cues are searched in texts joined by newlines).
+_RELATED_CUE = re.compile(rf"^[^\w\n]*{alternation('related_cues')}", re.I | re.M)
 #: Most words in a zone read as a heading (a cue) by the cue features.
 CUE_MAX_WORDS = 4
 #: Most words in a related-content heading ("Similar articles in this archive").
@@ -43,9 +39,8 @@ PROSE_MIN_WORDS = 30
 #: Largest share of capitals among the letters of a zone of prose (a list of names has more).
 PROSE_MAX_CAPS = 0.12
 #: A site notice opening a paragraph (cookie consent, a copyright and licence line, a library's
-#: disclaimer): prose of the site, not of the article.
-_NOTICE = re.compile(r"\bcookies?\b|copyright|\u00a9|\blicen[cs]ed?\b|\bprivacy\b|\bdisclaimer|\bendorse"
-                     r"|\bterms (?:of|and) (?:use|service|conditions)", re.I)
+#: disclaimer): prose of the site, not of the article (the lexicon ``notice_openings``).
+_NOTICE = re.compile(alternation("notice_openings"), re.I)
 #: Characters at the start of a paragraph searched for a notice (an abstract may end with its copyright line).
 NOTICE_CHARS = 120
 #: Characters at the start of a zone that ``name_shape`` reads.

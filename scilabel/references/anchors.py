@@ -30,6 +30,8 @@ import pandas as pd
 import pysbd
 from rapidfuzz import fuzz
 
+from ..lexicons import alternation, lexicon
+
 FORMATS = (
     "bracket-number", "paren-number", "superscript", "author-year", "author-year-bracket", "alpha-bracket"
 )
@@ -49,7 +51,7 @@ _SUPERSCRIPT = re.compile(
 _GLUED_TERM = re.compile(r"(?<![\w])[^\W\d_][\w-]*?[^\W\d_]\d{1,3}(?![\w])")
 _YEAR = r"(?:1[5-9]|20)\d\d[a-z]?"
 _YEAR_RE = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
-_NAME = r"(?:(?:van|von|de|der|den|da|di|du|le|la|ten|ter)\s+)*[A-ZÀ-Þ][\w'’-]+"
+_NAME = rf"(?:{alternation('citation_particles')}\s+)*[A-ZÀ-Þ][\w'’-]+"
 _AUTHOR_YEAR_GROUP = re.compile(rf"\(([^()]*?\b{_YEAR}\b[^()]*)\)")
 _NARRATIVE = re.compile(
     rf"\b({_NAME})(?:\s+(?:et\s+al\.?|(?:and|&)\s+({_NAME})))?(?:'s|’s)?\s+\((\s*{_YEAR}(?:\s*[,;]\s*{_YEAR})*)\s*\)"
@@ -57,7 +59,8 @@ _NARRATIVE = re.compile(
 _AUTHOR_YEAR_BRACKET = re.compile(rf"\[([^\[\]]*?\b{_YEAR}\b[^\[\]]*)\]")
 _ALPHA = re.compile(r"\[([A-Z][A-Za-z+]{0,5}\d{2}[a-z]?)\]")
 _ITEM_NAME = re.compile(rf"({_NAME})(?:\s+(?:et\s+al\.?|(?:and|&)\s+({_NAME})))?")
-_SKIP_WORDS = {"see", "e.g", "eg", "cf", "i.e", "also", "for", "review", "reviewed", "in", "and"}
+#: Words of a citation group that are no author's name ("see", "e.g."): the lexicon ``citation_lead_words``.
+_SKIP_WORDS = frozenset(lexicon("citation_lead_words"))
 _OCR = str.maketrans("lIOo", "1100")
 #: Smallest rapidfuzz ratio for a surname to match a family name.
 NAME_SCORE = 85.0
@@ -132,14 +135,9 @@ def _plausible_host(word: str) -> bool:
     return letters == "al" or sum(ch.islower() for ch in letters) > 2
 
 
-#: Words after which a number is a quantity or a label, not a citation ("from 32", "Figure 1").
-_NOT_HOSTS = frozenset(
-    "a an the and or but of in on at to for from with by as than then up over under after before about "
-    "around approximately nearly only least most every each all some first last next were was are is be been "
-    "fig figs figure figures table tables eq eqs equation equations panel panels section sections step steps "
-    "chapter appendix day days week weeks month months year years hour hours min minutes group groups type "
-    "types phase stage model models version no nos vol ref refs p pp sec ch tab".split()
-)
+#: Words after which a number is a quantity or a label, not a citation ("from 32", "Figure 1"): the
+#: lexicon ``not_citation_hosts``.
+_NOT_HOSTS = frozenset(lexicon("not_citation_hosts"))
 
 
 def _superscripts(

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 
-#: Lower-case particles that belong to a family name (``van Essen``, ``de la Cruz``, ``bin Laden``): the
-#: one list that reference names, bylines and the corpus's citation names use.
-PARTICLES = frozenset(
-    "van von vom de dem der den des da das di do dos du del della dei la le het op ten ter y bin ibn ben al el "
-    "zu zum zur af av e st".split()
-)
-_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+from ..lexicons import lexicon
+
+#: Lower-case particles that belong to a family name (``van Essen``, ``de la Cruz``, ``bin Laden``):
+#: the lexicon ``particles``.
+PARTICLES = frozenset(lexicon("particles"))
+#: Generational suffixes ("Jr.", "III"), in lower case: the lexicon ``name_suffixes``.
+SUFFIXES = frozenset(lexicon("name_suffixes"))
 _ETAL = re.compile(r"\b(?:et\s*al\b\.?|and\s+others\b|et\s+coll\.?)", re.I)
 _EDITORS = re.compile(r"\(?\b(?:eds?|editors?|hrsg|coords?)\b\.?\)?", re.I)
 _CONJ = re.compile(r"\s*,?\s+(?:and|&|und|et)\s+|\s*&\s*", re.I)
@@ -35,7 +35,7 @@ def split_name(text: str) -> dict[str, str]:
     if "," in text:  # inverted: "Smith, John A."
         family, _, given = text.partition(",")
         return _name(given.split(), family.split())
-    tokens = [t for t in text.split() if t.lower().strip(".,") not in _SUFFIXES]
+    tokens = [t for t in text.split() if t.lower().strip(".,") not in SUFFIXES]
     if not tokens:
         return _name([], [])
     flags = [_is_initials(t) for t in tokens]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..lexicons import alternation
 from .names import PARTICLES
 
 #: A printed entry label at the start of a piece of text: "[12]", "(12)", "12.", "12)", "12 A", "10a", "^".
@@ -26,17 +27,14 @@ _GLUED_LABEL = re.compile(r"^\s*(\d{1,4})\s*(?=[^\s\d.,;:–-])")
 #: Punctuation that opens a piece after a volume or page number (", 299–306", ": 408", "(2008").
 _FIELD_PUNCT = re.compile(r"^\s*[,;:.)(]")
 _LABEL_ONLY = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]?|\^|[•*–-])\s*$")
-#: Link furniture that belongs to the entry above it but is not part of the reference.
-_FURNITURE = re.compile(
-    r"^(?:\s*(?:\[?(?:PubMed|CrossRef|Google Scholar|PMC free article|Web of Science|Scopus|Medline|ADS|"
-    r"Full Text|Abstract|View Article|Article|Find this article online|Search in Google Scholar)\]?|↩|↑|\^)"
-    r"[\s,|]*)+$",
-    re.I,
-)
-#: The same furniture at the end of an entry's text.
-TRAILING_FURNITURE = re.compile(
-    r"(?:\s*(?:↩|↑|\[PubMed\]|\[CrossRef\]|\[Google Scholar\]|Google Scholar|PubMed|CrossRef|View Article))+\s*$"
-)
+#: Back links from a reference entry to where it is cited.
+_BACK_LINKS = "↩|↑"
+#: Link furniture (the lexicon ``reference_links``, back links) that belongs to the entry above it but
+#: is not part of the reference.
+_FURNITURE = re.compile(rf"^(?:\s*(?:\[?{alternation('reference_links')}\]?|{_BACK_LINKS}|\^)[\s,|]*)+$")
+#: The furniture cut off the end of an entry's text (the lexicon ``reference_links_trailing``).
+_TRAILING = alternation("reference_links_trailing")
+TRAILING_FURNITURE = re.compile(rf"(?:\s*(?:{_BACK_LINKS}|\[{_TRAILING}\]|{_TRAILING}))+\s*$")
 #: Numbered entries inside one zone: a label after the end of the previous entry.
 _INNER_LABEL = re.compile(r"(?<=[.\s])\s*(?:\[(\d{1,4})\]|(\d{1,4})\.)\s+(?=\S)")
 #: A line ending in an initial ("M."): a name goes on on the next line.

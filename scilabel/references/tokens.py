@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..lexicons import lexicon
+
 _TOKEN = re.compile(
     r"""(?:https?://|www\.)\S+?(?=[.,;)\]]?(?:\s|$))    # URL, trailing punctuation left out
       | 10\.\d{4,9}/\S+?(?=[.,;]?(?:\s|$))              # DOI
@@ -21,10 +23,8 @@ _TOKEN = re.compile(
 )
 _YEAR = re.compile(r"^(?:1[5-9]\d\d|20[0-3]\d)[a-z]?$")
 _ROMAN = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$", re.I)
-_MONTHS = frozenset(
-    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july "
-    "august september october november december".split()
-)
+#: Month names and abbreviations (the lexicon ``months``).
+_MONTHS = frozenset(lexicon("months"))
 _OPEN, _CLOSE = "([{", ")]}"
 _QUOTES = frozenset("\"“”«»„")
 #: Token-window offsets whose features each token also sees.

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..lexicons import alternation
+
 #: Kinds a body zone can take.
 KINDS: tuple[str, ...] = ("heading", "paragraph", "item", "caption", "footnote", "noise")
 
@@ -63,34 +65,16 @@ HEADING_NUMBER = re.compile(
 ITEM_MARKER = re.compile(r"^(?:[•·▪◦‣○●■□➢►–—-]|\(?(?:\d{1,2}|[a-z]|[ivx]{1,4})\))\s+|^\d{1,2}\.\s+(?=\S)")
 #: Footnote markers glued to or opening the text: "*", "†", "1www...", "a Present address".
 FOOTNOTE_MARKER = re.compile(r"^(?:[*†‡§¶#‖]+|\[\d{1,2}\]|\d{1,2}(?:[.)]?\s*[\^↑])?(?=[^\W\d_]|\s)|[a-z](?=\s+[A-Z]))")
-#: Headings that open a list of notes rather than a section.
-NOTES_HEADING = re.compile(r"^(?:foot\s*notes?|notes|end\s*notes?|author\s+notes?|table\s+footnotes?)\s*:?$", re.I)
-#: Page furniture that makes up a whole zone ("Share", "PDF", "Views 1,024").
-FURNITURE_ZONE = re.compile(
-    r"^(?:share|print|e-?mail|save|cite|export|pdf|epub|html|xml|menu|search|previous|next|close|ok|"
-    r"accept(?: all)?|reject(?: all)?|settings|subscribe|sign in|log ?in|register|advertisement|cookies?|"
-    r"(?:article )?metrics|altmetric|views|downloads|citations?|cited by|related(?: articles| content)?|"
-    r"recommended(?: articles)?|similar articles|back to top|top|figures?|tables?|supplementary materials?|"
-    r"(?:table of )?contents|keywords|subjects|affiliations|author information|about (?:the|this) authors?|"
-    r"you may also like|also in this issue|how to cite(?: this article)?|access (?:paper|article)|full size (?:table|image|figure))"
-    r"[\s:|]*(?:[\d,.]+[kKM]?)?$",
-    re.I,
-)
-#: Page furniture opening a zone ("Download PDF", "Open in a separate window", "© 2015 ...").
-FURNITURE_START = re.compile(
-    r"^(?:download\b|view (?:article|figure|table|large|full|in|pdf|abstract)|open in (?:a )?(?:new|separate)|"
-    r"full[- ]size|figure viewer|high[- ]res|google scholar|\[?pubmed\]|\[?crossref\]|copy link|permalink|"
-    r"cite this|how to cite|rights and permissions|reprints and permissions|about this article|"
-    r"copyright\b|©|\(c\) \d{4}|skip to|jump to|show (?:more|less)|read more|see all|key ?words\s*:)",
-    re.I,
-)
-#: Words after "Table 1" that make it running text ("Table 1 shows ...") rather than a caption.
-_RUNNING = re.compile(
-    r"(?:shows?|show(?:ed|n)|presents?|summari[sz]es|lists?|gives?|illustrates?|displays?|depicts?|reports?|"
-    r"provides?|compares?|contains?|describes?|demonstrates?|indicates?|refers?|reveals?|represents?|"
-    r"highlights?|outlines?|details|suggests?|confirms?|and|or|in|also|was|were|is|are|has|have|can|may|"
-    r"with|from|to|of|for|as|at|by)\b"
-)
+#: Headings that open a list of notes rather than a section (the lexicon ``notes_headings``).
+NOTES_HEADING = re.compile(rf"^{alternation('notes_headings')}\s*:?$", re.I)
+#: Page furniture that makes up a whole zone ("Share", "PDF", "Views 1,024"): the lexicon ``page_furniture``.
+FURNITURE_ZONE = re.compile(rf"^{alternation('page_furniture')}[\s:|]*(?:[\d,.]+[kKM]?)?$", re.I)
+#: Page furniture opening a zone ("Download PDF", "Open in a separate window", "© 2015 ..."): the lexicon
+#: ``furniture_openings``.
+FURNITURE_START = re.compile(rf"^{alternation('furniture_openings')}", re.I)
+#: Words after "Table 1" that make it running text ("Table 1 shows ...") rather than a caption: the
+#: lexicon ``running_text_words``.
+_RUNNING = re.compile(rf"{alternation('running_text_words')}\b")
 #: Panel letters after a figure number ("Fig. 6 A shows", "Figs. 5 C and D show").
 _PANELS = re.compile(r"^(?:[A-Za-z](?:\s*(?:[,–-]|and)\s*[A-Za-z])?\s+(?=\w))")
 #: How running text ends: a full stop (or ?, !, :, ;), closing quotes or brackets, citation numbers.

@@ -14,34 +14,22 @@ from functools import lru_cache
 
 import pysbd
 
+from ..lexicons import alternation, lexicon
+
 #: Private-use stand-in for a protected full stop; one character, so spans map back unchanged.
 _GUARD = "\ue000"
 
 #: Abbreviations (lower case, without their final full stop) that do not end a sentence when
-#: a digit, a lower-case word or a bracket follows.
-ABBREVIATIONS = frozenset(
-    """
-    al fig figs eq eqs eqn eqns ref refs sect sec secs tab tabs suppl app approx ca cf vs viz
-    e.g i.e no nos vol vols pp p ch chap col cols para art arts ed eds
-    spp sp ssp subsp var subvar cv gen nov comb stat sens fm emend auct syn
-    dr drs prof profs mr mrs ms st jr sr inc ltd co corp dept univ inst lab
-    resp min max avg est incl excl wt conc temp ext diam conf proc
-    i.p i.v s.c i.m p.o s.l s.s n.sp n.gen sp.n a.k.a
-    """.split()
-)
-#: Abbreviations that never end a sentence, whatever follows ("Cf. Table 1", "Dr. Smith").
-NEVER_FINAL = frozenset("cf e.g i.e viz vs approx fig figs eq eqs eqn eqns refs dr drs prof profs mr mrs".split())
-
-
-def _alternation(words: frozenset[str]) -> str:
-    return "|".join(sorted((re.escape(a) for a in words), key=len, reverse=True))
-
-
-_ABBREV_WORDS = _alternation(ABBREVIATIONS)
+#: a digit, a lower-case word or a bracket follows: the lexicon ``abbreviations``.
+ABBREVIATIONS = frozenset(lexicon("abbreviations"))
+#: Abbreviations that never end a sentence, whatever follows ("Cf. Table 1", "Dr. Smith"): the lexicon
+#: ``never_final``.
+NEVER_FINAL = frozenset(lexicon("never_final"))
+_ABBREV_WORDS = alternation("abbreviations")
 #: A known abbreviation followed by something that cannot start a sentence.
-_PROTECT_ABBREV = re.compile(rf"(?<![\w.])(?i:{_ABBREV_WORDS})(\.)(?=\s+[\da-z(\[])")
+_PROTECT_ABBREV = re.compile(rf"(?<![\w.]){_ABBREV_WORDS}(\.)(?=\s+[\da-z(\[])")
 #: An abbreviation that never ends a sentence, before any word.
-_PROTECT_NEVER_FINAL = re.compile(rf"(?<![\w.])(?i:{_alternation(NEVER_FINAL)})(\.)(?=\s+\S)")
+_PROTECT_NEVER_FINAL = re.compile(rf"(?<![\w.]){alternation('never_final')}(\.)(?=\s+\S)")
 #: An abbreviated genus before its species epithet: "E. coli", "An. gambiae".
 _PROTECT_GENUS = re.compile(r"(?<![\w.])[A-Z][a-z]?(\.)(?=\s+[a-z]{3,})")
 #: How a sentence may end: terminal punctuation, closing quotes or brackets, citation numbers.

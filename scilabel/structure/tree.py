@@ -17,6 +17,7 @@ from typing import Union
 import numpy as np
 import pandas as pd
 
+from ..lexicons import alternation
 from ..output import affiliation_texts, field_text, split_author_names, strip_caption
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, classify_zones, group_blocks, heading_number,
@@ -24,12 +25,11 @@ from .blocks import (
 from .sentences import split_sentences
 
 _ROMAN = re.compile(r"^[IVXLC]+$")
-#: Section titles that are the abstract when the labeller found none.
-ABSTRACT_TITLE = re.compile(r"^(?:abstract|summary)\W*$", re.I)
-#: Section titles of a bibliography the labeller missed: left out of the body.
-REFERENCES_TITLE = re.compile(
-    r"^(?:references?(?: and notes)?|notes and references|bibliography|literature cited|works cited|citations)\W*$", re.I
-)
+#: Section titles that are the abstract when the labeller found none (the lexicon ``abstract_headings``).
+ABSTRACT_TITLE = re.compile(rf"^{alternation('abstract_headings')}\W*$", re.I)
+#: Section titles of a bibliography the labeller missed (the lexicon ``references_headings``): left out
+#: of the body.
+REFERENCES_TITLE = re.compile(rf"^{alternation('references_headings')}\W*$", re.I)
 #: Share of a page's headings that must carry numbers for numbering to set the levels.
 NUMBERED_SHARE = 1 / 3
 #: Letters an all-capitals one-word heading needs to count as set in capitals (not an acronym).

@@ -7,7 +7,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 
-_CONFERENCE = re.compile(r"\b(?:proceedings of|conference|conf\.|workshop|symposium|congress|meeting)\b", re.I)
+from ..lexicons import alternation
+
+#: A conference's name (the lexicon ``conference_words``).
+_CONFERENCE = re.compile(rf"\b{alternation('conference_words')}\b", re.I)
 #: "Proc" alone also names journals ("Proc R Soc B", "Proc Natl Acad Sci"): those have a volume.
 _PROCEEDINGS = re.compile(r"\b(?:proc\.?|proceedings)\b", re.I)
 _PAGES = re.compile(r"^\s*([\w.]+)\s*[-–—]+\s*([\w.]+)\s*$")
