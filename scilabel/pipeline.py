@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from .labeler import PageLabels, ZoneLabeler
-from .output import page_record
+from .fields import page_record
 from .overlay import draw_overlay
 from .readers import Document, PageError, Reader
 from .references import PageReferences, ReferenceParser, page_references

@@ -120,7 +120,7 @@ def test_share_targets_and_controls_reach_the_site_control_veto():
 
 def test_byline_captions_reach_the_caption_veto_and_author_names():
     from scilabel.constraints import byline_captions
-    from scilabel.output import split_author_names
+    from scilabel.fields import split_author_names
     texts = [w.capitalize() for w in lexicon("byline_captions")]
     assert byline_captions(_zones(texts + ["Authors and Affiliations", "AUTHOR INFORMATION"])).all()
     assert split_author_names([f"Jane Roe, {w}" for w in texts if "(" not in w]) == ["Jane Roe"]
@@ -135,7 +135,7 @@ def test_site_notices_reach_the_notice_veto():
 
 @pytest.mark.parametrize("word", [*lexicon("degrees"), *lexicon("name_suffixes")])
 def test_degrees_and_suffixes_are_no_author_names(word):
-    from scilabel.output import split_author_names
+    from scilabel.fields import split_author_names
     assert not word.endswith(".")  # readers strip a final full stop before they look a word up
     assert split_author_names([f"Jane Roe, {word.upper()}., John Doe"]) == ["Jane Roe", "John Doe"]
 
@@ -143,7 +143,7 @@ def test_degrees_and_suffixes_are_no_author_names(word):
 @pytest.mark.parametrize("title", lexicon("editor_titles"))
 def test_editor_titles_reach_the_credit_veto_and_roles(title):
     from scilabel.constraints import editor_credits
-    from scilabel.output import split_author_names
+    from scilabel.fields import split_author_names
     assert editor_credits(_zones([f"{title.title()} Editor: James F. Cahill"])).all()
     assert split_author_names([f"Jane Roe, {title.title()} {role.title()}" for role in lexicon("roles")]) == ["Jane Roe"]
 
@@ -172,7 +172,7 @@ def test_reference_links_are_furniture_of_a_reference_list():
 
 def test_headings_reach_the_stages():
     from scilabel.features.cues import PART_LINE
-    from scilabel.output import strip_caption
+    from scilabel.fields import strip_caption
     from scilabel.structure.tree import ABSTRACT_TITLE, REFERENCES_TITLE
     assert all(PART_LINE.match(f"{w.title()}:") for w in lexicon("abstract_parts"))
     assert all(strip_caption("abstract", f"{w.title()}: We show") == "We show" for w in lexicon("abstract_headings"))
@@ -181,7 +181,7 @@ def test_headings_reach_the_stages():
 
 
 def test_group_and_institution_words_reach_author_names():
-    from scilabel.output import split_author_names
+    from scilabel.fields import split_author_names
     assert split_author_names([f"the EMAS {w.title()}" for w in lexicon("group_words")]) == [
         f"the EMAS {w.title()}" for w in lexicon("group_words")]
     assert split_author_names(["Jane Roe, Department of Physics, Max Planck Institute"]) == ["Jane Roe"]

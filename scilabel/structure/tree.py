@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..lexicons import alternation
-from ..output import affiliation_texts, field_text, split_author_names, strip_caption
+from ..fields import affiliation_texts, field_text, split_author_names, strip_caption
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, classify_zones, group_blocks, heading_number,
 )

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..structure import Article
     from ..zones import Zone
 
-#: Page records of ``scilabel label`` (:func:`scilabel.output.page_record`), one per page.
+#: Page records of ``scilabel label`` (:func:`scilabel.fields.page_record`), one per page.
 LABEL = "label"
 #: Parsed references of ``scilabel refs`` (dicts of :meth:`scilabel.references.ReferenceParser.parse`).
 REFERENCES = "references"

@@ -1,5 +1,6 @@
-"""The record `scilabel label` writes for a page: labelled zones plus the article's fields
-(schema in the design notes: keep it stable, extend it, never rename it)."""
+"""The article's fields read off its labelled zones (title, author names, affiliations, abstract), and
+the record `scilabel label` gives for a page: the labelled zones plus those fields
+(docs/output-schema.md: keep it stable, extend it, never rename it)."""
 from __future__ import annotations
 
 import html

@@ -1,7 +1,7 @@
 """The article fields of the label record, assembled from the labelled zones' texts."""
 import pytest
 
-from scilabel.output import affiliation_texts, field_text, split_author_names, strip_caption
+from scilabel.fields import affiliation_texts, field_text, split_author_names, strip_caption
 
 
 @pytest.mark.parametrize("field,text,expected", [
