@@ -127,6 +127,23 @@ def cmd_corpus_silver(args: argparse.Namespace) -> None:
     print(manifest[[c for c in manifest.columns if c.startswith("zones_")]].sum().to_string())
 
 
+def cmd_corpus_gold(args: argparse.Namespace) -> None:
+    """Label real publisher pages from their reviewed gold (zone ranges of each field)."""
+    from .corpus.gold import build_gold, default_scorer_path, load_page_scorer, mismatches
+
+    folders = [_existing_dir(d, "gold pages") for d in args.gold]
+    scorer = load_page_scorer(args.scorer or default_scorer_path(folders[0]))
+    manifest = build_gold(folders, args.out, data_root=folders[0].resolve().parent, scorer=scorer,
+                          workers=args.workers, timeout=args.timeout)
+    print(manifest.groupby(["gold_set", "group"]).size().rename("pages").to_string())
+    print(manifest[[c for c in manifest.columns if c.startswith("zones_")]].sum().to_string())
+    found = mismatches(manifest)
+    print(f"pages: {len(manifest)}, failed: {int(manifest['render_error'].notna().sum())}, "
+          f"fields whose ranged zones miss gold tokens (recall < .9): {len(found)}")
+    for where, recall in found:
+        print(f"  {where}  {recall:.3f}")
+
+
 def cmd_corpus_medline(args: argparse.Namespace) -> None:
     """Build the per-field text collections the Naive Bayes word model is trained on."""
     from .corpus.collections import build_field_collections, jats_front_rows, write_collections
@@ -432,6 +449,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlays", type=int, default=12, help="label overlay pictures to draw (default 12)")
     p.add_argument("--timeout", type=float, default=10.0)
     p.set_defaults(func=cmd_corpus_silver)
+    p = corpus.add_parser("gold", help="labelled real publisher pages from their reviewed gold")
+    p.add_argument("--gold", type=Path, nargs="+", default=[_default_data() / "gold", _default_data() / "gold-extra"],
+                   help="gold folders (<source>/<name>.json); the first is the headline set (split test), the "
+                        "others training pages (split train); default: gold and gold-extra of the shared data")
+    p.add_argument("--out", type=Path, required=True, help="output folder (manifest.csv, zones.parquet, cache/)")
+    p.add_argument("--scorer", type=Path, help="the page scorer (default: tools/score_pages.py beside the shared data)")
+    p.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.set_defaults(func=cmd_corpus_gold)
     p = corpus.add_parser("medline", help="per-field text collections for the word model")
     p.add_argument("--data", type=Path, default=_default_data(), help="shared data folder (medline/, headers/, references/)")
     p.add_argument("--jats", type=Path, help="also JATS front matter of the train-split articles from this folder")
