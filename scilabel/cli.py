@@ -127,6 +127,23 @@ def cmd_corpus_silver(args: argparse.Namespace) -> None:
     print(manifest[[c for c in manifest.columns if c.startswith("zones_")]].sum().to_string())
 
 
+def cmd_corpus_gold(args: argparse.Namespace) -> None:
+    """Label real publisher pages from their reviewed gold (zone ranges of each field)."""
+    from .corpus.gold import build_gold, default_scorer_path, load_page_scorer, mismatches
+
+    folders = [_existing_dir(d, "gold pages") for d in args.gold]
+    scorer = load_page_scorer(args.scorer or default_scorer_path(folders[0]))
+    manifest = build_gold(folders, args.out, data_root=folders[0].resolve().parent, scorer=scorer,
+                          workers=args.workers, timeout=args.timeout)
+    print(manifest.groupby(["gold_set", "group"]).size().rename("pages").to_string())
+    print(manifest[[c for c in manifest.columns if c.startswith("zones_")]].sum().to_string())
+    found = mismatches(manifest)
+    print(f"pages: {len(manifest)}, failed: {int(manifest['render_error'].notna().sum())}, "
+          f"fields whose ranged zones miss gold tokens (recall < .9): {len(found)}")
+    for where, recall in found:
+        print(f"  {where}  {recall:.3f}")
+
+
 def cmd_corpus_medline(args: argparse.Namespace) -> None:
     """Build the per-field text collections the Naive Bayes word model is trained on."""
     from .corpus.collections import build_field_collections, jats_front_rows, write_collections
@@ -268,11 +285,43 @@ def cmd_train(args: argparse.Namespace) -> None:
     print(json.dumps(labeler.model_card_, indent=2))
 
 
+def cmd_gold_cv(args: argparse.Namespace) -> None:
+    """Publisher-grouped cross-validation on the real-page gold, beside the shipped model and peers."""
+    from .corpus.gold import default_scorer_path, load_page_scorer
+    from .crossval import cross_validate_gold, format_table
+    from .persistence import load_model, model_path
+    from .training import ensure_rendered
+
+    specs = args.model or ["svm"]
+    if len(specs) > 1:
+        raise CommandError("--gold-cv takes one --model: the labeller whose settings each fold retrains")
+    shipped = load_model(model_path(specs[0]))
+    gold_dir = _existing_dir(args.gold_cv, "gold dataset (scilabel corpus gold)")
+    manifest = pd.read_csv(gold_dir / "manifest.csv")
+    scorer = load_page_scorer(args.scorer or default_scorer_path(Path(manifest["gold_file"].iloc[0]).parents[1]))
+    for folder in args.data:
+        ensure_rendered(folder)
+    result = cross_validate_gold(gold_dir, args.data, scorer, template=shipped, shipped=shipped,
+                                 collections=args.collections, n_folds=args.folds,
+                                 generated_pages=args.generated_pages, peers=tuple(args.peers))
+    table = format_table(result, scorer)
+    print(f"real-page gold, {args.folds}-fold publisher-grouped cross-validation (cv), the model as given "
+          f"(shipped) and peers, on the {len(result.pages['cv'])} headline pages\n{table}")
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_text(args.out / "gold_cv.json", json.dumps(result.to_json(scorer), indent=1, ensure_ascii=False))
+        write_text(args.out / "gold_cv.txt", table + "\n")
+        print(f"tables in {args.out}")
+
+
 def cmd_evaluate(args: argparse.Namespace) -> None:
     """Score models side by side per label, zone and token level; write tables and pictures."""
     from .evaluation import evaluate, plot_confusion
     from .persistence import SHIPPED_MODELS, load_model, model_path
     from .training import ensure_rendered
+
+    if args.gold_cv:
+        return cmd_gold_cv(args)
 
     systems = {}
     for spec in args.model or SHIPPED_MODELS:
@@ -414,6 +463,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")
     p.add_argument("--baselines", nargs="+", metavar="NAME", help="also score these baselines (or: all) in one table")
     p.add_argument("--out", type=Path, help="folder for CSV/JSON tables and confusion matrices")
+    cv = p.add_argument_group("real-page gold cross-validation (--gold-cv); --data are then the generated "
+                              "datasets whose train split every fold also trains on")
+    cv.add_argument("--gold-cv", type=Path, metavar="GOLD",
+                    help="gold dataset (scilabel corpus gold): publisher-grouped cross-validation of the --model's "
+                         "settings (default the shipped svm), scored as tools/score_pages.py scores, beside the model "
+                         "as given and --peers")
+    cv.add_argument("--collections", type=Path, help="field collections Parquet the folds' models train with")
+    cv.add_argument("--folds", type=int, default=5, help="folds of publishers (default 5)")
+    cv.add_argument("--generated-pages", type=int, metavar="N",
+                    help="train each fold on a seeded sample of N generated pages (default: all of the train split)")
+    cv.add_argument("--peers", nargs="*", default=["metatags"], metavar="NAME", help="baselines scored beside (default metatags)")
+    cv.add_argument("--scorer", type=Path, help="the page scorer (default: tools/score_pages.py beside the shared data)")
     p.set_defaults(func=cmd_evaluate)
 
     corpus = sub.add_parser("corpus", help="build labelled data").add_subparsers(dest="corpus_command", required=True, metavar="KIND")
@@ -432,6 +493,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overlays", type=int, default=12, help="label overlay pictures to draw (default 12)")
     p.add_argument("--timeout", type=float, default=10.0)
     p.set_defaults(func=cmd_corpus_silver)
+    p = corpus.add_parser("gold", help="labelled real publisher pages from their reviewed gold")
+    p.add_argument("--gold", type=Path, nargs="+", default=[_default_data() / "gold", _default_data() / "gold-extra"],
+                   help="gold folders (<source>/<name>.json); the first is the headline set (split test), the "
+                        "others training pages (split train); default: gold and gold-extra of the shared data")
+    p.add_argument("--out", type=Path, required=True, help="output folder (manifest.csv, zones.parquet, cache/)")
+    p.add_argument("--scorer", type=Path, help="the page scorer (default: tools/score_pages.py beside the shared data)")
+    p.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.set_defaults(func=cmd_corpus_gold)
     p = corpus.add_parser("medline", help="per-field text collections for the word model")
     p.add_argument("--data", type=Path, default=_default_data(), help="shared data folder (medline/, headers/, references/)")
     p.add_argument("--jats", type=Path, help="also JATS front matter of the train-split articles from this folder")

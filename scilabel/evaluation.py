@@ -100,11 +100,13 @@ def evaluate(systems: dict[str, System], datasets: list[Path], split: str = "tes
 
 
 def _scored(frame: pd.DataFrame, pred: np.ndarray) -> np.ndarray:
-    """``pred`` with ``other`` where a zone's gold cannot give the predicted label (silver ``unscored``):
-    such a zone then counts for no label, since its gold is ``other``."""
+    """``pred`` with ``other`` where a zone's gold cannot give the predicted label (``unscored`` names
+    it, among space-separated labels): such a zone then counts for no label, since its gold is ``other``."""
     if "unscored" not in frame:
         return pred
-    return np.where(frame["unscored"].to_numpy(dtype=object) == pred, "other", pred)
+    unscored = frame["unscored"].to_numpy(dtype=object)
+    hit = np.fromiter((isinstance(u, str) and p in u.split() for u, p in zip(unscored, pred)), dtype=bool, count=len(pred))
+    return np.where(hit, "other", pred)
 
 
 def _token_case(page: str, frame: pd.DataFrame, pred: np.ndarray, scored: set[str]) -> tuple:

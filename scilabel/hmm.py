@@ -175,7 +175,8 @@ class ArticleHMM(BaseEstimator):
         self.affiliations_to_barh = affiliations_to_barh
 
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
-        """Estimate start and transition probabilities from state-name sequences."""
+        """Estimate start and transition probabilities from state-name sequences; None marks a zone
+        of unknown state (masked gold), and no start or transition touching it is counted."""
         if (not isinstance(self.smoothing, numbers.Real) or not np.isfinite(self.smoothing)
                 or self.smoothing < 0):
             raise ValueError(f"smoothing must be a finite number >= 0, got {self.smoothing!r}")
@@ -185,15 +186,20 @@ class ArticleHMM(BaseEstimator):
         n_sequences = 0
         n_dropped = 0
         for sequence in state_sequences:
-            idx = states_to_indices(sequence)
-            if idx.size == 0:
+            if isinstance(sequence, str):
+                raise TypeError("expected a sequence of state names, got a single string")
+            known = np.fromiter((s is not None for s in sequence), dtype=bool, count=len(sequence))
+            if not known.any():
                 continue
+            idx = np.zeros(len(sequence), dtype=np.intp)
+            idx[known] = states_to_indices([s for s in sequence if s is not None])
             n_sequences += 1
-            if ALLOWED_START[idx[0]]:
+            if known[0] and ALLOWED_START[idx[0]]:
                 start_counts[idx[0]] += 1
-            else:
+            elif known[0]:
                 n_dropped += 1
-            src, dst = idx[:-1], idx[1:]
+            pair = known[:-1] & known[1:]
+            src, dst = idx[:-1][pair], idx[1:][pair]
             ok = allowed[src, dst]
             n_dropped += int(np.count_nonzero(~ok))
             np.add.at(trans_counts, (src[ok], dst[ok]), 1)

@@ -54,6 +54,15 @@ def _columns(zones: pd.DataFrame, keep: tuple[str, ...] = ()) -> dict[str, np.nd
     return {c: zones[c].to_numpy() for c in (*ZONE_COLUMNS, *keep) if c in zones.columns}
 
 
+def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
+    """Zones labelled ``other`` that are ``unscored`` for some field: their gold is unknown."""
+    if "unscored" not in zones:
+        return np.zeros(len(labels), dtype=bool)
+    unscored = zones["unscored"].to_numpy(dtype=object)
+    named = np.fromiter((isinstance(u, str) and bool(u.strip()) for u in unscored), dtype=bool, count=len(unscored))
+    return named & (labels == "other")
+
+
 def _label_posterior(state_posterior: np.ndarray) -> np.ndarray:
     """Sum state probabilities into label probabilities (columns in ``LABELS`` order)."""
     out = np.zeros((len(state_posterior), len(LABELS)))
@@ -114,7 +123,13 @@ class ZoneLabeler(BaseEstimator):
     def fit(self, zones: pd.DataFrame, y: list[str] | np.ndarray | None = None,
             collections: pd.DataFrame | None = None) -> ZoneLabeler:
         """Fit on labelled zones (``y`` defaults to the frame's ``label`` column); ``collections``
-        (field, text) give either emission its MEDLINE-style word evidence."""
+        (field, text) give either emission its MEDLINE-style word evidence.
+
+        A zone labelled ``other`` whose ``unscored`` column names a field (a page whose gold does not
+        cover that field) is masked: its gold may be that field, so it is not learned as ``other``.
+        The emission model does not see it, and the HMM counts no transition into or out of it (nor a
+        start state there), so the page's path is broken at it.
+        """
         labels = np.asarray(zones["label"] if y is None else y, dtype=object)
         if len(labels) != len(zones):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
@@ -122,7 +137,9 @@ class ZoneLabeler(BaseEstimator):
         emission = self._emission_model()
         columns = _columns(zones, keep=emission.fit_columns)
         columns["label"] = labels
+        columns["masked"] = _masked(zones, labels)
         _, unit_columns = self._units(columns)
+        unit_masked = unit_columns.pop("masked").astype(bool)
         unit_zones = pd.DataFrame(unit_columns)
         unit_labels = unit_columns["label"]
         states = np.empty(len(unit_zones), dtype=object)
@@ -130,8 +147,9 @@ class ZoneLabeler(BaseEstimator):
         for rows in _pages(unit_zones):
             page_states = labels_to_states(list(unit_labels[rows]))
             states[rows] = page_states
-            sequences.append(page_states)
-        self.emission_ = emission.fit(unit_zones, states, collections)
+            sequences.append([None if masked else state for state, masked in zip(page_states, unit_masked[rows])])
+        kept = np.flatnonzero(~unit_masked)
+        self.emission_ = emission.fit(unit_zones.iloc[kept].reset_index(drop=True), states[kept], collections)
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
                                 **{name: getattr(self, name) for name in TRANSITION_SETTINGS}).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
@@ -141,6 +159,7 @@ class ZoneLabeler(BaseEstimator):
             "pages": len(pages),
             "zones": int(len(zones)),
             "zones_per_label": {lab: int((labels == lab).sum()) for lab in LABELS},
+            "masked_zones": int(columns["masked"].sum()),
             "collection_texts": int(self.emission_.n_collection_texts_),
             "dropped_transitions": int(self.hmm_.n_dropped_transitions_),
         }

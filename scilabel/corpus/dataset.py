@@ -2,8 +2,9 @@
 
 ``zones.parquet`` has one row per zone of every page (the zones frame of :mod:`scilabel.readers.base`,
 its ``document`` the page id: the manifest's ``document`` or ``path``) plus ``split`` (train/dev/test),
-``group`` (template family or publisher) and ``label``; silver pages also have ``unscored``, the label
-(if any) whose gold a zone cannot give.
+``group`` (template family or publisher) and ``label``; silver and gold pages also have ``unscored``,
+the labels (space-separated, if any) whose gold a zone cannot give: training does not learn such a
+zone as ``other`` (:meth:`~scilabel.labeler.ZoneLabeler.fit`).
 ``manifest.csv`` has one row per page, with ``document``/``path``, ``split``, ``html_path``
 (where the page's HTML is) and zone counts per label. Generated corpora and silver corpora share
 this layout, so training and evaluation read both the same way.

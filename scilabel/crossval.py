@@ -1,0 +1,181 @@
+"""Publisher-grouped cross-validation on the real-page gold: the project's headline yardstick.
+
+The gold dataset (``scilabel corpus gold``) holds the headline pages (split ``test``) and training-only
+pages (split ``train``), each with ``group``, its canonical publisher. The headline pages' publishers
+are dealt into K folds (:func:`publisher_folds`); for each fold a labeller with the shipped model's
+settings is trained on the generated corpus's training pages plus every gold page of the other
+publishers (headline and training-only: a fold's own publishers' training-only pages are left out,
+so that no publisher is ever on both sides), and labels the fold's headline pages. The pooled
+predictions are scored with the shared data's own page scorer (``tools/score_pages.py``, its
+functions imported), beside the shipped model (trained on generated pages only, so it saw no gold
+page) and the page's meta tags.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.model_selection import GroupKFold
+
+from .baselines import get_baseline, record
+from .corpus.dataset import MANIFEST_FILE, load_zones
+from .corpus.gold import zone_records
+from .labeler import ZoneLabeler
+from .readers.sources import load_source
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """One split: the gold pages trained on and the headline pages scored (``document`` ids)."""
+
+    train: tuple[str, ...]
+    test: tuple[str, ...]
+    publishers: tuple[str, ...]  #: the publishers scored in this fold
+
+
+def publisher_folds(pages: pd.DataFrame, n_folds: int = 5) -> list[Fold]:
+    """Folds of the gold pages (columns ``document``, ``split``, ``group``): the headline (``test``)
+    pages' publishers dealt into ``n_folds`` groups of about equal page counts (``GroupKFold``); each
+    fold trains on every page, of either split, whose publisher it does not score."""
+    headline = pages[pages["split"] == "test"]
+    n_publishers = headline["group"].nunique()
+    if n_publishers < n_folds:
+        raise ValueError(f"{n_folds} folds need at least {n_folds} publishers; the headline pages have {n_publishers}")
+    folds = []
+    for _, test_rows in GroupKFold(n_splits=n_folds).split(headline, groups=headline["group"]):
+        scored = set(headline["group"].iloc[test_rows])
+        folds.append(Fold(train=tuple(pages.loc[~pages["group"].isin(scored), "document"]),
+                          test=tuple(headline["document"].iloc[test_rows]), publishers=tuple(sorted(scored))))
+    return folds
+
+
+def sample_pages(zones: pd.DataFrame, n_pages: int | None, random_state: int = 0) -> pd.DataFrame:
+    """The zones of ``n_pages`` pages drawn without replacement (seeded); all pages when None."""
+    documents = zones["document"].unique()
+    if n_pages is None or n_pages >= len(documents):
+        return zones
+    chosen = np.random.default_rng(random_state).choice(documents, n_pages, replace=False)
+    return zones[zones["document"].isin(chosen)]
+
+
+@dataclass
+class GoldCV:
+    """Scores of every system on the headline gold pages (per page, as ``score_pages`` gives them)."""
+
+    pages: dict[str, list[dict]]  #: system -> per-page results (page, publisher, labels)
+    folds: list[Fold]
+    settings: dict
+
+    def summary(self, scorer: ModuleType) -> dict[str, dict]:
+        """System -> ``score_pages.aggregate`` over all pages (micro and macro per field)."""
+        return {name: scorer.aggregate(pages) for name, pages in self.pages.items()}
+
+    def by_publisher(self, scorer: ModuleType) -> dict[str, dict[str, dict]]:
+        """System -> publisher -> pages and ``aggregate`` of that publisher's pages."""
+        out: dict[str, dict[str, dict]] = {}
+        for name, pages in self.pages.items():
+            for publisher in sorted({p["publisher"] for p in pages}):
+                chosen = [p for p in pages if p["publisher"] == publisher]
+                out.setdefault(name, {})[publisher] = {"n_pages": len(chosen), "labels": scorer.aggregate(chosen)}
+        return out
+
+    def to_json(self, scorer: ModuleType) -> dict:
+        return {"settings": self.settings,
+                "folds": [{"publishers": list(f.publishers), "n_train_gold": len(f.train), "test": list(f.test)}
+                          for f in self.folds],
+                "summary": self.summary(scorer), "by_publisher": self.by_publisher(scorer), "pages": self.pages}
+
+
+def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dict]) -> dict:
+    labels, similarity, _ = scorer.score_page(gold, zones)
+    return {"page": gold["page"], "publisher": publisher, "title_similarity": similarity, "labels": labels}
+
+
+def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: ModuleType, template: ZoneLabeler,
+                        shipped: ZoneLabeler | None = None, collections: Path | None = None, n_folds: int = 5,
+                        generated_pages: int | None = None, peers: tuple[str, ...] = ("metatags",),
+                        random_state: int = 0) -> GoldCV:
+    """Run the publisher-grouped cross-validation (module docstring).
+
+    ``template`` is cloned (unfitted, same parameters) for each fold; ``train_datasets`` give their
+    ``train`` split, ``generated_pages`` of their pages at most (seeded sample; None: all);
+    ``shipped`` (optional) is scored as it is on every headline page; ``peers`` are baselines by name
+    (:data:`~scilabel.baselines.BASELINES`) scored on the same pages.
+    """
+    manifest = pd.read_csv(Path(gold_dir) / MANIFEST_FILE)
+    manifest = manifest[manifest["render_error"].isna()]
+    golds = {row.document: json.loads(Path(row.gold_file).read_text(encoding="utf-8")) for row in manifest.itertuples()}
+    gold_zones = load_zones([gold_dir])
+    generated = load_zones(train_datasets)
+    generated = sample_pages(generated[generated["split"] == "train"], generated_pages, random_state)
+    texts = pd.read_parquet(collections) if collections else None
+    folds = publisher_folds(manifest, n_folds)
+    headline = manifest[manifest["split"] == "test"]
+    publisher_of = dict(zip(manifest["document"], manifest["group"]))
+    test_zones = {doc: frame for doc, frame in gold_zones[gold_zones["document"].isin(headline["document"])]
+                  .groupby("document", sort=False)}
+    pages: dict[str, list[dict]] = {"cv": []}
+    for k, fold in enumerate(folds, 1):
+        train = pd.concat([generated, gold_zones[gold_zones["document"].isin(fold.train)]], ignore_index=True)
+        train["label"] = train["label"].fillna("other")
+        start = time.perf_counter()
+        labeler = clone(template).fit(train, collections=texts)
+        log.info("fold %d/%d: trained on %d pages (%d gold) in %.0fs; scoring %d pages of %s", k, len(folds),
+                 train["document"].nunique(), len(fold.train), time.perf_counter() - start, len(fold.test),
+                 ", ".join(fold.publishers))
+        for doc in fold.test:
+            frame = test_zones[doc].reset_index(drop=True)
+            labels = labeler.predict(frame)
+            pages["cv"].append(_page_result(scorer, golds[doc], publisher_of[doc], zone_records(frame["text"], labels)))
+    if shipped is not None:
+        pages["shipped"] = []
+        for doc, frame in test_zones.items():
+            labels = shipped.predict(frame.reset_index(drop=True))
+            pages["shipped"].append(_page_result(scorer, golds[doc], publisher_of[doc], zone_records(frame["text"], labels)))
+    html_of = dict(zip(manifest["document"], manifest["html_path"]))
+    for name in peers:
+        baseline = get_baseline(name)
+        pages[name] = []
+        for doc in test_zones:
+            page = load_source(html_of[doc])
+            zones = record(baseline.extract(page.html, page.url), doc)["zones"]
+            pages[name].append(_page_result(scorer, golds[doc], publisher_of[doc], zones))
+    settings = {"gold": str(gold_dir), "train_datasets": [str(d) for d in train_datasets],
+                "collections": str(collections) if collections else None, "n_folds": n_folds,
+                "generated_pages": int(generated["document"].nunique()), "random_state": random_state,
+                "labeler": {k: repr(v) for k, v in template.get_params(deep=False).items() if k != "vetoes"},
+                "vetoes": [v.name for v in template.vetoes], "shipped": getattr(shipped, "model_card_", {}).get("name")}
+    return GoldCV(pages, folds, settings)
+
+
+def format_table(result: GoldCV, scorer: ModuleType) -> str:
+    """Token F1 per field, micro and macro, one row per system; then micro F1 per publisher."""
+    fields = scorer.SCORED
+    summary = result.summary(scorer)
+    width = max(map(len, summary)) + 2
+    lines = [f"{'system':{width}}" + "".join(f"{f[:12]:>13}" for f in fields) + "   (token F1 micro / macro)"]
+    for name, table in summary.items():
+        cells = [f"{table[f]['F1_micro']:.3f}/{table[f]['F1_macro']:.3f}".rjust(13) if f in table else f"{'-':>13}"
+                 for f in fields]
+        lines.append(f"{name:{width}}" + "".join(cells))
+    lines.append("pages per field: " + ", ".join(f"{f} {t['n_pages']}" for f, t in next(iter(summary.values())).items()))
+    by_publisher = result.by_publisher(scorer)
+    lines.append("")
+    lines.append(f"micro F1 by publisher ({' | '.join(summary)})")
+    lines.append(f"{'publisher':34} {'n':>3} " + "".join(f"{f[:12]:>{7 * len(summary)}}" for f in fields))
+    for publisher in sorted(next(iter(by_publisher.values()))):
+        row = f"{publisher[:34]:34} {by_publisher['cv'][publisher]['n_pages']:3d} "
+        for f in fields:
+            cells = [by_publisher[name][publisher]["labels"].get(f, {}).get("F1_micro") for name in summary]
+            row += "".join(f"{c:7.2f}" if c is not None else f"{'-':>7}" for c in cells)
+        lines.append(row)
+    return "\n".join(lines)

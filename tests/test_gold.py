@@ -1,0 +1,163 @@
+"""Real-page gold: the labelled dataset, publisher groups, the publisher-grouped folds, masked
+training, and scores that agree with the shared data's page scorer."""
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scilabel.corpus.gold import build_gold, canonical_publisher, default_scorer_path, load_page_scorer, read_gold, zone_indices
+from scilabel.crossval import GoldCV, _page_result, publisher_folds
+from scilabel.emission import NaiveBayesEmission
+from scilabel.hmm import ArticleHMM
+from scilabel.labeler import ZoneLabeler
+from scilabel.schema import STATE_INDEX
+
+from .test_labeler import synthetic_page
+
+#: Two small gold pages: one whose byline zones also hold the addresses, one that does not show its
+#: affiliations (so its other zones are unscored for them).
+SMALL_GOLD = ("sandcrawler/first_monday_ojs3_landingpage.json", "ACE/16085533.json")
+SOURCE_FOLDERS = {"ACE", "LimeSoup", "norma", "sandcrawler", "metascraper"}
+
+
+def test_zone_ranges():
+    assert zone_indices("13") == [13]
+    assert zone_indices("14-16") == [14, 15, 16]
+    assert zone_indices("65, 72, 78") == [65, 72, 78]
+    assert zone_indices("") == []
+
+
+def _folds_frame() -> pd.DataFrame:
+    rows = [{"document": f"{pub}-{i}", "split": "test", "group": pub} for pub in "ABCDEFGH" for i in range(1 + ord(pub) % 3)]
+    rows += [{"document": f"{pub}-extra-{i}", "split": "train", "group": pub} for pub in "AAZ" for i in range(2)]
+    return pd.DataFrame(rows)
+
+
+def test_no_publisher_is_on_both_sides_of_a_fold():
+    pages = _folds_frame()
+    folds = publisher_folds(pages, n_folds=4)
+    group = dict(zip(pages["document"], pages["group"]))
+    scored = [doc for fold in folds for doc in fold.test]
+    assert sorted(scored) == sorted(pages.loc[pages["split"] == "test", "document"])  # each headline page once
+    for fold in folds:
+        train, test = {group[d] for d in fold.train}, {group[d] for d in fold.test}
+        assert train and test and not train & test
+        assert set(fold.publishers) == test
+        assert {d for d in fold.train if group[d] == "Z"} == {"Z-extra-0", "Z-extra-1"}  # training-only publisher
+        assert "A-extra-0" in fold.train or "A" in test
+    with pytest.raises(ValueError, match="publishers"):
+        publisher_folds(pages, n_folds=9)
+
+
+def test_the_real_gold_folds_keep_publishers_apart(shared_data: Path):
+    golds = read_gold([shared_data / "gold", shared_data / "gold-extra"])
+    pages = pd.DataFrame({"document": [g["page"] for g in golds], "group": [canonical_publisher(g) for g in golds],
+                          "split": ["test" if g["gold_set"] == "gold" else "train" for g in golds]})
+    assert not set(pages["group"]) & SOURCE_FOLDERS, "a page still counts under its source folder"
+    assert pages.loc[pages["document"].str.startswith("pages/LimeSoup/aip/"), "group"].eq("AIP Publishing").all()
+    for fold in publisher_folds(pages, n_folds=5):
+        train = set(pages.loc[pages["document"].isin(fold.train), "group"])
+        assert not train & set(pages.loc[pages["document"].isin(fold.test), "group"])
+
+
+def test_hmm_counts_nothing_across_a_masked_zone():
+    hmm = ArticleHMM(smoothing=0.0).fit([["Title", "Title", None, "Authors", "Authors"], [None, "Abstract"]])
+    title, authors, abstract = STATE_INDEX["Title"], STATE_INDEX["Authors"], STATE_INDEX["Abstract"]
+    assert hmm.transmat_[title, title] == 1.0 and hmm.transmat_[title, authors] == 0.0
+    assert hmm.startprob_[title] == 1.0 and hmm.startprob_[abstract] == 0.0
+    assert hmm.n_sequences_ == 2
+
+
+def test_masked_fields_are_not_learned_as_other():
+    """Most training pages' gold does not cover affiliations: their address zones are labelled other
+    but unscored for affiliations. Masked, the labeller still learns affiliations from the few pages
+    that show them; taken as other, it learns addresses as other."""
+    pages = []
+    for i in range(30):
+        page = pd.DataFrame(synthetic_page(i))
+        if i >= 4:  # no affiliations gold on this page
+            page["label"] = page["label"].replace("affiliations", "other")
+            page["unscored"] = np.where(page["label"] == "other", "affiliations", None)
+        pages.append(page)
+    train = pd.concat(pages, ignore_index=True)
+    fresh = pd.DataFrame(synthetic_page(99))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        masked = ZoneLabeler(emission=NaiveBayesEmission(n_bins=3)).fit(train)
+        as_other = ZoneLabeler(emission=NaiveBayesEmission(n_bins=3)).fit(train.drop(columns="unscored"))
+    address = fresh.index[fresh["label"] == "affiliations"]
+    assert masked.training_summary_["masked_zones"] == int(train["unscored"].notna().sum())
+    assert as_other.training_summary_["masked_zones"] == 0
+    assert (masked.predict(fresh)[address] == "affiliations").all()
+    assert (as_other.predict(fresh)[address] == "other").all()
+    assert (masked.predict(fresh) == fresh["label"]).mean() > 0.9
+
+
+@pytest.fixture(scope="module")
+def scorer(shared_data: Path):
+    path = default_scorer_path(shared_data / "gold")
+    if not path.is_file():
+        pytest.skip(f"needs the page scorer {path}")
+    return load_page_scorer(path)
+
+
+@pytest.fixture(scope="module")
+def small_gold(shared_data: Path, scorer, tmp_path_factory) -> tuple[Path, Path, pd.DataFrame]:
+    """The gold dataset of :data:`SMALL_GOLD` (its gold folder, dataset folder and manifest)."""
+    gold = tmp_path_factory.mktemp("gold") / "gold"
+    for name in SMALL_GOLD:
+        (gold / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shared_data / "gold" / name, gold / name)
+    out = tmp_path_factory.mktemp("gold-dataset")
+    manifest = build_gold([gold], out, data_root=shared_data, scorer=scorer, workers=1)
+    return gold, out, manifest
+
+
+@pytest.mark.slow
+def test_gold_dataset_labels_the_ranged_zones(small_gold, shared_data: Path):
+    _, out, manifest = small_gold
+    zones = pd.read_parquet(out / "zones.parquet")
+    assert manifest["render_error"].isna().all() and set(manifest["split"]) == {"test"}
+    assert set(manifest["group"]) == {"First Monday", "PubMed Central"}
+    for name in SMALL_GOLD:
+        gold = json.loads((shared_data / "gold" / name).read_text(encoding="utf-8"))
+        page = zones[zones["document"] == gold["page"]].reset_index(drop=True)
+        assert page.loc[zone_indices(gold["zones"]["title"]), "label"].eq("title").all()
+        assert " ".join(page.loc[page["label"] == "title", "text"]).split() == gold["title"].split()
+        unscored = {f for u in page["unscored"].dropna() for f in u.split()}
+        assert unscored == {"title", "authors", "affiliations", "abstract", "references"} - set(gold["fields_scored"])
+        assert page.loc[page["unscored"].notna(), "label"].eq("other").all()
+    pmc = manifest.set_index("group").loc["PubMed Central"]
+    assert pmc["check_title"] == 1.0 and pmc["check_references"] == 1.0 and "affiliations" not in pmc["fields"]
+
+
+@pytest.mark.slow
+def test_project_scores_agree_with_score_pages(small_gold, shared_data: Path, scorer, tmp_path: Path):
+    """Labels scored through the project (crossval's per-page results and summary) give what the
+    scorer's own command gives on the same records written as JSON lines."""
+    gold_dir, out, manifest = small_gold
+    zones = pd.read_parquet(out / "zones.parquet")
+    rng = np.random.default_rng(0)
+    results, lines = [], []
+    for row in manifest.itertuples():
+        page = zones[zones["document"] == row.document]
+        labels = page["label"].to_numpy(dtype=object).copy()
+        flip = rng.random(len(labels)) < 0.3  # a labeller that is right most of the time
+        labels[flip] = rng.choice(["other", "authors", "references", "abstract"], flip.sum())
+        predicted = [{"label": lab, "text": text} for lab, text in zip(labels, page["text"])]
+        gold = json.loads(Path(row.gold_file).read_text(encoding="utf-8"))
+        results.append(_page_result(scorer, gold, row.group, predicted))
+        lines.append(json.dumps({"source": str(shared_data / row.document), "zones": predicted}))
+    (tmp_path / "labels.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    scorer.main(["--records", str(tmp_path / "labels.jsonl"), "--gold", str(gold_dir), "--root", str(shared_data),
+                 "--json", str(tmp_path / "scores.json")])
+    expected = json.loads((tmp_path / "scores.json").read_text(encoding="utf-8"))
+    ours = GoldCV({"x": results}, folds=[], settings={}).summary(scorer)["x"]
+    assert ours == expected["summary"]
+    assert any(s["F1_micro"] < 1 for s in ours.values())  # the flips show
