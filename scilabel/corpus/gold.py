@@ -3,10 +3,11 @@
 A gold file (``<gold dir>/<source>/<name>.json``, README beside the shared data's gold) holds a page's
 field texts, the fields the page visibly shows (``fields_scored``) and ``zones``: the zone index
 ranges of each field as the zone collector cut the page ("13", "14-15", "65, 72, 78"; "" for a field
-the page does not show). The pages are rendered through the render cache, each zone takes the label
-of the range holding it, and every zone of no scored field is ``unscored`` for the fields the page does
-not score: training masks it (:meth:`scilabel.labeler.ZoneLabeler.fit`) rather than learning it as
-``other``, and evaluation scores only ``fields_scored`` (the manifest's ``fields``).
+the page does not show). The pages are rendered through the render cache and each zone takes the label
+of the range holding it. Reviewed gold is complete: a field the page does not score is one it does not
+show (an empty range), so every zone outside the ranges is a true ``other``, learnt as such; nothing is
+masked (``unscored`` is for silver pages, whose alignment may miss a field that is there). Evaluation
+scores only ``fields_scored`` (the manifest's ``fields``).
 
 Pages of the first gold folder given (the balanced headline set) get split ``test``, of the others
 ``train``; ``group`` is the page's canonical publisher (:func:`canonical_publisher`, from
@@ -81,11 +82,9 @@ def zone_indices(spec: str) -> list[int]:
     return out
 
 
-def gold_labels(gold: dict, n_zones: int) -> tuple[np.ndarray, np.ndarray]:
+def gold_labels(gold: dict, n_zones: int) -> np.ndarray:
     """Label of each of a page's zones from its gold ranges (``other`` outside them; a zone in the
-    ranges of two fields takes the first in :data:`~scilabel.schema.FIELD_LABELS` order), and what each
-    zone is ``unscored`` for: the fields the page does not score, space-separated, on every zone of no
-    scored field (None where nothing is masked)."""
+    ranges of two fields takes the first in :data:`~scilabel.schema.FIELD_LABELS` order)."""
     labels = np.full(n_zones, "other", dtype=object)
     scored = [f for f in FIELD_LABELS if f in gold["fields_scored"]]
     for field in reversed(scored):  # a zone in two ranges (a byline line "Name, Institution") keeps the first field
@@ -94,9 +93,7 @@ def gold_labels(gold: dict, n_zones: int) -> tuple[np.ndarray, np.ndarray]:
         if beyond:
             raise ValueError(f"{gold['page']}: {field} range reaches zone {max(beyond)} of {n_zones}")
         labels[rows] = field
-    masked = " ".join(f for f in FIELD_LABELS if f not in scored) or None
-    unscored = np.where(labels == "other", masked, None)
-    return labels, unscored
+    return labels
 
 
 def load_page_scorer(path: Path) -> ModuleType:
@@ -139,9 +136,8 @@ def build_gold(gold_dirs: list[Path], out_dir: Path, data_root: Path, scorer: Mo
                "fields": " ".join(gold["fields_scored"]), "html_path": str(cached.path),
                "gold_file": gold["gold_file"], "render_error": cached.error}
         if cached.zones is not None:
-            labels, unscored = gold_labels(gold, len(cached.zones))
-            frame = cached.zones.assign(document=gold["page"], split=row["split"], group=row["group"],
-                                        label=labels, unscored=unscored)
+            labels = gold_labels(gold, len(cached.zones))
+            frame = cached.zones.assign(document=gold["page"], split=row["split"], group=row["group"], label=labels)
             frames.append(frame)
             checks, _, _ = scorer.score_page(gold, zone_records(frame["text"], labels))
             row.update({f"check_{field}": s["R"] for field, s in checks.items()})
