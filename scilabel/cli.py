@@ -288,7 +288,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 def cmd_gold_cv(args: argparse.Namespace) -> None:
     """Publisher-grouped cross-validation on the real-page gold, beside the shipped model and peers."""
     from .corpus.gold import default_scorer_path, load_page_scorer
-    from .crossval import cross_validate_gold, format_table
+    from .crossval import cross_validate_gold, format_table, plot_publishers
     from .persistence import load_model, model_path
     from .training import ensure_rendered
 
@@ -311,7 +311,8 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         write_text(args.out / "gold_cv.json", json.dumps(result.to_json(scorer), indent=1, ensure_ascii=False))
         write_text(args.out / "gold_cv.txt", table + "\n")
-        print(f"tables in {args.out}")
+        plot_publishers(result, scorer, args.out / "gold_cv_publishers.png")
+        print(f"tables and the per-publisher chart in {args.out}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> None:

@@ -179,3 +179,41 @@ def format_table(result: GoldCV, scorer: ModuleType) -> str:
             row += "".join(f"{c:7.2f}" if c is not None else f"{'-':>7}" for c in cells)
         lines.append(row)
     return "\n".join(lines)
+
+
+def plot_publishers(result: GoldCV, scorer: ModuleType, path: Path) -> None:
+    """Save a chart of micro token F1 per publisher and field, one bar per system (cross-validated model,
+    the model as given, peers), publishers by number of headline pages, as PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .atomic import atomic_path
+
+    fields = scorer.SCORED
+    by_publisher = result.by_publisher(scorer)
+    systems = list(by_publisher)
+    publishers = sorted(by_publisher[systems[0]], key=lambda p: (-by_publisher[systems[0]][p]["n_pages"], p))
+    fig, axes = plt.subplots(1, len(fields), figsize=(3.2 * len(fields), 0.32 * len(publishers) + 1.6), sharey=True)
+    height = 0.8 / len(systems)
+    for ax, field in zip(axes, fields):
+        for k, system in enumerate(systems):
+            scores = [by_publisher[system][p]["labels"].get(field, {}).get("F1_micro") for p in publishers]
+            rows = [i for i, s in enumerate(scores) if s is not None]
+            offsets = [i + (k - (len(systems) - 1) / 2) * height for i in rows]
+            bars = ax.barh(offsets, [scores[i] for i in rows], height=height, label=system)
+            zeros = [o for o, i in zip(offsets, rows) if scores[i] == 0]
+            ax.plot([0.01] * len(zeros), zeros, "x", color=bars.patches[0].get_facecolor() if rows else None, ms=4)
+        ax.set_title(field)
+        ax.set_xlim(0, 1)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_yticks(range(len(publishers)),
+                       [f"{p[:28]} ({by_publisher[systems[0]][p]['n_pages']})" for p in publishers], fontsize=8)
+    axes[0].invert_yaxis()
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncol=len(systems), frameon=False)
+    fig.suptitle("micro token F1 per publisher (headline pages in brackets; x: F1 0; nothing: field not shown)")
+    fig.tight_layout(rect=(0, 0.04, 1, 0.97))
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    plt.close(fig)

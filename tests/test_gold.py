@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from scilabel.corpus.gold import build_gold, canonical_publisher, default_scorer_path, load_page_scorer, read_gold, zone_indices
-from scilabel.crossval import GoldCV, _page_result, publisher_folds
+from scilabel.crossval import GoldCV, _page_result, plot_publishers, publisher_folds
 from scilabel.emission import NaiveBayesEmission
 from scilabel.hmm import ArticleHMM
 from scilabel.labeler import ZoneLabeler
@@ -160,3 +160,14 @@ def test_project_scores_agree_with_score_pages(small_gold, shared_data: Path, sc
     ours = GoldCV({"x": results}, folds=[], settings={}).summary(scorer)["x"]
     assert ours == expected["summary"]
     assert any(s["F1_micro"] < 1 for s in ours.values())  # the flips show
+
+
+def test_publisher_chart_draws_every_system(scorer, shared_data: Path, tmp_path: Path):
+    gold = json.loads((shared_data / "gold" / SMALL_GOLD[0]).read_text(encoding="utf-8"))
+    right = [{"label": "title", "text": gold["title"]}]
+    wrong = [{"label": "title", "text": "Something else entirely"}]
+    pages = {name: [{"page": gold["page"], "publisher": "P", "labels": scorer.score_page(gold, zones)[0]}]
+             for name, zones in (("cv", right), ("shipped", wrong))}
+    path = tmp_path / "chart.png"
+    plot_publishers(GoldCV(pages, [], {}), scorer, path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
