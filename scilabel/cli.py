@@ -288,7 +288,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 def cmd_gold_cv(args: argparse.Namespace) -> None:
     """Publisher-grouped cross-validation on the real-page gold, beside the shipped model and peers."""
     from .corpus.gold import default_scorer_path, load_page_scorer
-    from .crossval import cross_validate_gold, format_table, plot_publishers
+    from .crossval import cross_validate_gold, format_table, plot_publishers, veto_ablation
     from .persistence import load_model, model_path
     from .training import ensure_rendered
 
@@ -303,7 +303,8 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
         ensure_rendered(folder)
     result = cross_validate_gold(gold_dir, args.data, scorer, template=shipped, shipped=shipped,
                                  collections=args.collections, n_folds=args.folds,
-                                 generated_pages=args.generated_pages, peers=tuple(args.peers))
+                                 generated_pages=args.generated_pages, peers=tuple(args.peers),
+                                 variants=veto_ablation(shipped.vetoes) if args.ablate_vetoes else None)
     table = format_table(result, scorer)
     print(f"real-page gold, {args.folds}-fold publisher-grouped cross-validation (cv), the model as given "
           f"(shipped) and peers, on the {len(result.pages['cv'])} headline pages\n{table}")
@@ -476,6 +477,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="train each fold on a seeded sample of N generated pages (default: all of the train split)")
     cv.add_argument("--peers", nargs="*", default=["metatags"], metavar="NAME", help="baselines scored beside (default metatags)")
     cv.add_argument("--scorer", type=Path, help="the page scorer (default: tools/score_pages.py beside the shared data)")
+    cv.add_argument("--ablate-vetoes", action="store_true",
+                    help="also score each fold's model with each veto left out in turn, and with none")
     p.set_defaults(func=cmd_evaluate)
 
     corpus = sub.add_parser("corpus", help="build labelled data").add_subparsers(dest="corpus_command", required=True, metavar="KIND")

@@ -12,6 +12,7 @@ page) and the page's meta tags.
 """
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import time
@@ -29,6 +30,7 @@ from .corpus.dataset import MANIFEST_FILE, load_zones
 from .corpus.gold import zone_records
 from .labeler import ZoneLabeler
 from .readers.sources import load_source
+from .rules.vetoes import Veto, without
 
 log = logging.getLogger(__name__)
 
@@ -74,15 +76,19 @@ class GoldCV:
     pages: dict[str, list[dict]]  #: system -> per-page results (page, publisher, labels)
     folds: list[Fold]
     settings: dict
+    #: systems that are decoding variants of the cross-validated model (summarised, not charted per publisher)
+    variants: tuple[str, ...] = ()
 
     def summary(self, scorer: ModuleType) -> dict[str, dict]:
         """System -> ``score_pages.aggregate`` over all pages (micro and macro per field)."""
         return {name: scorer.aggregate(pages) for name, pages in self.pages.items()}
 
     def by_publisher(self, scorer: ModuleType) -> dict[str, dict[str, dict]]:
-        """System -> publisher -> pages and ``aggregate`` of that publisher's pages."""
+        """System (variants aside) -> publisher -> pages and ``aggregate`` of that publisher's pages."""
         out: dict[str, dict[str, dict]] = {}
         for name, pages in self.pages.items():
+            if name in self.variants:
+                continue
             for publisher in sorted({p["publisher"] for p in pages}):
                 chosen = [p for p in pages if p["publisher"] == publisher]
                 out.setdefault(name, {})[publisher] = {"n_pages": len(chosen), "labels": scorer.aggregate(chosen)}
@@ -92,7 +98,8 @@ class GoldCV:
         return {"settings": self.settings,
                 "folds": [{"publishers": list(f.publishers), "n_train_gold": len(f.train), "test": list(f.test)}
                           for f in self.folds],
-                "summary": self.summary(scorer), "by_publisher": self.by_publisher(scorer), "pages": self.pages}
+                "summary": self.summary(scorer), "variants": list(self.variants),
+                "by_publisher": self.by_publisher(scorer), "pages": self.pages}
 
 
 def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dict]) -> dict:
@@ -103,13 +110,15 @@ def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dic
 def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: ModuleType, template: ZoneLabeler,
                         shipped: ZoneLabeler | None = None, collections: Path | None = None, n_folds: int = 5,
                         generated_pages: int | None = None, peers: tuple[str, ...] = ("metatags",),
-                        random_state: int = 0) -> GoldCV:
+                        random_state: int = 0, variants: dict[str, dict] | None = None) -> GoldCV:
     """Run the publisher-grouped cross-validation (module docstring).
 
     ``template`` is cloned (unfitted, same parameters) for each fold; ``train_datasets`` give their
     ``train`` split, ``generated_pages`` of their pages at most (seeded sample; None: all);
     ``shipped`` (optional) is scored as it is on every headline page; ``peers`` are baselines by name
-    (:data:`~scilabel.baselines.BASELINES`) scored on the same pages.
+    (:data:`~scilabel.baselines.BASELINES`) scored on the same pages. ``variants`` (name -> parameters
+    that act only when decoding, such as ``vetoes``) are scored too, each fold's fitted model decoding
+    again with those parameters set: e.g. each veto left out in turn (:func:`veto_ablation`).
     """
     manifest = pd.read_csv(Path(gold_dir) / MANIFEST_FILE)
     manifest = manifest[manifest["render_error"].isna()]
@@ -123,7 +132,8 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
     publisher_of = dict(zip(manifest["document"], manifest["group"]))
     test_zones = {doc: frame for doc, frame in gold_zones[gold_zones["document"].isin(headline["document"])]
                   .groupby("document", sort=False)}
-    pages: dict[str, list[dict]] = {"cv": []}
+    variants = variants or {}
+    pages: dict[str, list[dict]] = {"cv": [], **{name: [] for name in variants}}
     for k, fold in enumerate(folds, 1):
         train = pd.concat([generated, gold_zones[gold_zones["document"].isin(fold.train)]], ignore_index=True)
         train["label"] = train["label"].fillna("other")
@@ -132,10 +142,13 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
         log.info("fold %d/%d: trained on %d pages (%d gold) in %.0fs; scoring %d pages of %s", k, len(folds),
                  train["document"].nunique(), len(fold.train), time.perf_counter() - start, len(fold.test),
                  ", ".join(fold.publishers))
+        decoders = {"cv": labeler, **{name: copy.copy(labeler).set_params(**params) for name, params in variants.items()}}
         for doc in fold.test:
             frame = test_zones[doc].reset_index(drop=True)
-            labels = labeler.predict(frame)
-            pages["cv"].append(_page_result(scorer, golds[doc], publisher_of[doc], zone_records(frame["text"], labels)))
+            for name, decoder in decoders.items():
+                labels = decoder.predict(frame)
+                pages[name].append(_page_result(scorer, golds[doc], publisher_of[doc],
+                                                zone_records(frame["text"], labels)))
     if shipped is not None:
         pages["shipped"] = []
         for doc, frame in test_zones.items():
@@ -154,7 +167,14 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
                 "generated_pages": int(generated["document"].nunique()), "random_state": random_state,
                 "labeler": {k: repr(v) for k, v in template.get_params(deep=False).items() if k != "vetoes"},
                 "vetoes": [v.name for v in template.vetoes], "shipped": getattr(shipped, "model_card_", {}).get("name")}
-    return GoldCV(pages, folds, settings)
+    return GoldCV(pages, folds, settings, tuple(variants))
+
+
+def veto_ablation(vetoes: tuple[Veto, ...]) -> dict[str, dict]:
+    """Decoding variants that leave each veto out in turn, and all of them: ``cross_validate_gold``'s
+    ``variants``, so that every hand rule's effect on the real-page folds is measured."""
+    return {"cv, no vetoes": {"vetoes": ()},
+            **{f"cv without {veto.name}": {"vetoes": without(vetoes, veto.name)} for veto in vetoes}}
 
 
 def format_table(result: GoldCV, scorer: ModuleType) -> str:
@@ -169,13 +189,14 @@ def format_table(result: GoldCV, scorer: ModuleType) -> str:
         lines.append(f"{name:{width}}" + "".join(cells))
     lines.append("pages per field: " + ", ".join(f"{f} {t['n_pages']}" for f, t in next(iter(summary.values())).items()))
     by_publisher = result.by_publisher(scorer)
+    systems = list(by_publisher)
     lines.append("")
-    lines.append(f"micro F1 by publisher ({' | '.join(summary)})")
-    lines.append(f"{'publisher':34} {'n':>3} " + "".join(f"{f[:12]:>{7 * len(summary)}}" for f in fields))
+    lines.append(f"micro F1 by publisher ({' | '.join(systems)})")
+    lines.append(f"{'publisher':34} {'n':>3} " + "".join(f"{f[:12]:>{7 * len(systems)}}" for f in fields))
     for publisher in sorted(next(iter(by_publisher.values()))):
         row = f"{publisher[:34]:34} {by_publisher['cv'][publisher]['n_pages']:3d} "
         for f in fields:
-            cells = [by_publisher[name][publisher]["labels"].get(f, {}).get("F1_micro") for name in summary]
+            cells = [by_publisher[name][publisher]["labels"].get(f, {}).get("F1_micro") for name in systems]
             row += "".join(f"{c:7.2f}" if c is not None else f"{'-':>7}" for c in cells)
         lines.append(row)
     return "\n".join(lines)

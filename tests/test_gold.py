@@ -12,10 +12,11 @@ import pandas as pd
 import pytest
 
 from scilabel.corpus.gold import build_gold, canonical_publisher, default_scorer_path, load_page_scorer, read_gold, zone_indices
-from scilabel.crossval import GoldCV, _page_result, plot_publishers, publisher_folds
+from scilabel.crossval import GoldCV, _page_result, plot_publishers, publisher_folds, veto_ablation
 from scilabel.emission import NaiveBayesEmission
 from scilabel.hmm import ArticleHMM
 from scilabel.labeler import ZoneLabeler
+from scilabel.rules.vetoes import DEFAULT_VETOES
 from scilabel.schema import STATE_INDEX
 
 from .test_labeler import synthetic_page
@@ -171,3 +172,12 @@ def test_publisher_chart_draws_every_system(scorer, shared_data: Path, tmp_path:
     path = tmp_path / "chart.png"
     plot_publishers(GoldCV(pages, [], {}), scorer, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_veto_ablation_leaves_each_rule_out_once():
+    variants = veto_ablation(DEFAULT_VETOES)
+    assert variants["cv, no vetoes"] == {"vetoes": ()}
+    assert len(variants) == len(DEFAULT_VETOES) + 1
+    for veto in DEFAULT_VETOES:
+        kept = variants[f"cv without {veto.name}"]["vetoes"]
+        assert veto not in kept and len(kept) == len(DEFAULT_VETOES) - 1
