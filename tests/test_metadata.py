@@ -1,5 +1,5 @@
 """Reading a page's own bibliographic meta tags."""
-from scilabel.metatags import read_meta
+from scilabel.metadata import read_meta
 
 PAGE = """<html><head>
 <meta name="citation_title" content="Root growth of &lt;i&gt;Vicia faba&lt;/i&gt; under drought">
