@@ -33,6 +33,7 @@ from urllib.parse import parse_qs
 
 import lxml.html
 from lxml import etree
+from rapidfuzz import fuzz
 
 from .lexicons import alternation
 
@@ -503,3 +504,41 @@ def _rdfa_node(scope: etree._Element) -> dict:
 
     walk(scope)
     return node
+
+
+# --- the visible fields against the declared ones ----------------------------------------------------
+
+#: Title similarity (rapidfuzz ratio of the normalised texts, 0-1) below which the titles disagree.
+TITLE_AGREEMENT = 0.9
+#: Share of the shorter author list (declared or visible) found in the other below which the lists
+#: disagree; a list cut short on one side ("et al.", one declared author) is no disagreement.
+AUTHORS_AGREEMENT = 0.5
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _found(name: str, visible: list[str]) -> bool:
+    """Whether a declared author is among the visible names: the longest word of the name (most often
+    the family name; a word of two letters or more) is a word of one of them."""
+    words = sorted(_name_key(name), key=len, reverse=True)
+    return bool(words) and any(words[0] in _name_key(v) for v in visible)
+
+
+def conflicts(meta: PageMeta, title: str | None, authors: list[str]) -> list[dict]:
+    """Where the visible (labelled) title or author list disagrees with the declared one, each with
+    both values and their ``agreement``: the title when its similarity is below :data:`TITLE_AGREEMENT`,
+    the authors when fewer than :data:`AUTHORS_AGREEMENT` of the shorter list's names are in the other.
+    A field missing on either side is no disagreement."""
+    out = []
+    if title and meta.title:
+        similarity = fuzz.ratio(_words(title), _words(meta.title)) / 100
+        if similarity < TITLE_AGREEMENT:
+            out.append({"field": "title", "page": title, "metadata": meta.title, "agreement": round(similarity, 3)})
+    if authors and meta.authors:
+        few, many = sorted((meta.authors, authors), key=len)
+        share = sum(_found(name, many) for name in few) / len(few)
+        if share < AUTHORS_AGREEMENT:
+            out.append({"field": "authors", "page": authors, "metadata": meta.authors, "agreement": round(share, 3)})
+    return out
