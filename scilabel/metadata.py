@@ -159,7 +159,7 @@ def _orcid(value: str) -> str:
 def read_meta(html: str) -> PageMeta:
     """Read every metadata form of a page into one :class:`PageMeta` (precedence in the module docstring)."""
     try:
-        root = lxml.html.fromstring(html) if html and html.strip() else None
+        root = lxml.html.document_fromstring(html) if html and html.strip() else None
     except (etree.ParserError, ValueError):
         root = None
     if root is None:
@@ -471,7 +471,7 @@ def _coins(root: etree._Element) -> dict[str, list]:
 
 def _rdfa(root: etree._Element) -> dict[str, list]:
     """The fields of a schema.org article the body declares in RDFa (the first ``typeof`` article)."""
-    body = root.find(".//body") if root.tag != "body" else root
+    body = root.find("body")
     if body is None:
         return {}
     scope = next((e for e in body.iter() if isinstance(e.tag, str)
