@@ -1,5 +1,17 @@
-"""Reading a page's own bibliographic meta tags."""
+"""Reading the metadata a page declares (every form), its conflicts with the visible fields, and the
+article's own citation merged from both."""
+import json
+
+import numpy as np
+import pandas as pd
+import rispy
+from pybtex.database import parse_string
+
+from scilabel.fields import page_record
+from scilabel.labeler import PageLabels
 from scilabel.metadata import conflicts, read_meta
+from scilabel.references import PageReferences
+from scilabel.writers import LABEL, WRITERS, formats
 
 PAGE = """<html><head>
 <meta name="citation_title" content="Root growth of &lt;i&gt;Vicia faba&lt;/i&gt; under drought">
@@ -144,8 +156,6 @@ def test_never_raises_and_records_nulls():
         read_meta(page)
     record = read_meta("<head></head>").record()
     assert set(record.values()) == {None}
-    import json
-
     full = read_meta(JSON_LD).record()
     assert json.loads(json.dumps(full))["authors"][0] == {
         "name": "Ines Moreau", "orcid": "0000-0001-2345-6789", "affiliations": ["Coast & Sea Lab"]}
@@ -165,3 +175,49 @@ def test_conflicts_report_a_stale_title_and_foreign_authors():
                         "metadata": ["Moreau, Ines", "Baker, Tom"], "agreement": 0.0}
     assert found[0]["agreement"] < 0.9
     assert conflicts(meta, None, []) == []
+
+
+def _record(visible_title: str, visible_authors: list[str]) -> dict:
+    meta = read_meta(JSON_LD)
+    return {"source": "https://example.org/kelp", "title": visible_title, "authors": visible_authors,
+            "references": [], "metadata": meta.record(),
+            "metadata_conflicts": conflicts(meta, visible_title, visible_authors)}
+
+
+def test_the_article_citation_merges_declared_and_visible_fields_and_parses_back():
+    assert {"cite-bibtex", "cite-csl", "cite-ris"} <= set(formats(LABEL))
+    record = _record("Kelp forests at night", ["Ines Moreau"])  # the byline shows one author: declared two win
+    entry = next(iter(parse_string(WRITERS["cite-bibtex"].label([record]), "bibtex").entries.values()))
+    assert entry.type == "article" and entry.fields["title"] == "Kelp forests at night"
+    assert [str(p) for p in entry.persons["author"]] == ["Moreau, Ines", "Baker, Tom"]
+    assert (entry.fields["journal"], entry.fields["year"], entry.fields["volume"], entry.fields["number"]) == \
+        ("Marine Notes", "2019", "21", "4")
+    assert entry.fields["pages"] == "3--9" and entry.fields["doi"] == "10.7777/kelp.1"
+    item = json.loads(WRITERS["cite-csl"].label([record]))[0]
+    assert item["type"] == "article-journal" and item["DOI"] == "10.7777/kelp.1" and item["page"] == "3\u20139"
+    assert item["author"][1] == {"family": "Baker", "given": "Tom"} and item["issued"] == {"date-parts": [[2019]]}
+    ris = rispy.loads(WRITERS["cite-ris"].label([record]))[0]
+    assert ris["type_of_reference"] == "JOUR" and ris["title"] == "Kelp forests at night"
+    assert (ris["start_page"], ris["end_page"], ris["urls"]) == ("3", "9", ["https://example.org/kelp"])
+
+
+def test_the_article_citation_keeps_the_visible_fields_in_conflict():
+    record = _record("Glacier melt in spring", ["Sara Holm", "Piet Kok"])
+    assert [c["field"] for c in record["metadata_conflicts"]] == ["title", "authors"]
+    entry = next(iter(parse_string(WRITERS["cite-bibtex"].label([record]), "bibtex").entries.values()))
+    assert entry.fields["title"] == "Glacier melt in spring"
+    assert [str(p) for p in entry.persons["author"]] == ["Holm, Sara", "Kok, Piet"]
+
+
+def test_the_label_record_reports_the_declared_record_and_the_conflicts():
+    zones = pd.DataFrame({"text": ["Glacier melt in spring", "Sara Holm, Piet Kok"], "x": [0.0, 0.0], "y": [0.0, 40.0],
+                          "w": [500.0, 500.0], "h": [30.0, 20.0], "page": [1, 1]})
+    labels = PageLabels(["title", "authors"], ["title", "authors"], np.array([0.9, 0.8]))
+    refs = PageReferences([], [], [], None)
+    meta = read_meta(JSON_LD)
+    plain = page_record("page.html", "m", zones, labels, refs)
+    record = page_record("page.html", "m", zones, labels, refs, meta)
+    assert {k: v for k, v in record.items() if not k.startswith("metadata")} == plain  # the fields do not change
+    assert record["metadata"] == json.loads(json.dumps(meta.record())) and record["metadata"]["title"] == meta.title
+    assert [(c["field"], c["page"]) for c in record["metadata_conflicts"]] == [
+        ("title", "Glacier melt in spring"), ("authors", ["Sara Holm", "Piet Kok"])]
