@@ -48,6 +48,10 @@ _ABSTRACT_CAPTION = re.compile(rf"^{alternation('abstract_headings')}\b[:.]?\s*"
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
 _DOI_PREFIX = re.compile(r"^\s*(?:doi:\s*|(?:https?://)?(?:dx\.)?doi\.org/)", re.I)
 _ORCID = re.compile(r"(\d{4}-\d{4}-\d{4}-\d{3}[\dX])", re.I)
+_XML_DECLARATION = re.compile(r"^\ufeff?\s*<\?xml[^>]*\?>")
+#: Where a COinS span describes a cited work rather than the page's article: in an element whose class
+#: or id names references or a bibliography ("references", "ref12", "bib-list"; not "prefix").
+_CITED = re.compile(r"(?<![a-z])(?:ref|bib)", re.I)
 _ARTICLE_TYPES = ("ScholarlyArticle", "MedicalScholarlyArticle", "Article")
 
 #: Record field -> the meta tag names declaring it, most specific first (lower case).
@@ -159,7 +163,8 @@ def _orcid(value: str) -> str:
 def read_meta(html: str) -> PageMeta:
     """Read every metadata form of a page into one :class:`PageMeta` (precedence in the module docstring)."""
     try:
-        root = lxml.html.document_fromstring(html) if html and html.strip() else None
+        html = _XML_DECLARATION.sub("", html or "")  # lxml reads no text that declares its encoding
+        root = lxml.html.document_fromstring(html) if html.strip() else None
     except (etree.ParserError, ValueError):
         root = None
     if root is None:
@@ -450,8 +455,11 @@ _COINS_KEYS = {"title": ("rft.atitle", "rft.title", "rft.btitle"), "journal": ("
 
 
 def _coins(root: etree._Element) -> dict[str, list]:
-    """The fields of the first COinS span (``<span class="Z3988" title="ctx_ver=Z39.88-2004&rft.atitle=...">``)."""
-    span = next((s for s in root.iter("span") if "Z3988" in (s.get("class") or "").split() and s.get("title")), None)
+    """The fields of the first COinS span (``<span class="Z3988" title="ctx_ver=Z39.88-2004&rft.atitle=...">``)
+    that is not a cited work's (:data:`_CITED`)."""
+    span = next((s for s in root.iter("span") if "Z3988" in (s.get("class") or "").split() and s.get("title")
+                 and not any(_CITED.search(f"{a.get('class', '')} {a.get('id', '')}")
+                             for a in s.iterancestors())), None)
     if span is None:
         return {}
     query = parse_qs(span.get("title"), keep_blank_values=False)

@@ -221,3 +221,11 @@ def test_the_label_record_reports_the_declared_record_and_the_conflicts():
     assert record["metadata"] == json.loads(json.dumps(meta.record())) and record["metadata"]["title"] == meta.title
     assert [(c["field"], c["page"]) for c in record["metadata_conflicts"]] == [
         ("title", "Glacier melt in spring"), ("authors", ["Sara Holm", "Piet Kok"])]
+
+
+def test_coins_of_cited_works_and_xml_declarations():
+    cited = ('<body><ol class="references"><li><span class="Z3988" title="rft.atitle=A+cited+work&amp;rft.volume=9">'
+             '</span></li></ol></body>')
+    assert read_meta(cited).title == "" and read_meta(cited).volume == ""
+    page = '<?xml version="1.0" encoding="UTF-8"?>\n<html><head><meta name="citation_title" content="Declared"></head></html>'
+    assert read_meta(page).title == "Declared"
