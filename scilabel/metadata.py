@@ -79,7 +79,7 @@ _META_NAMES: dict[str, tuple[str, ...]] = {
     "pdf_url": ("citation_pdf_url",),
 }
 #: Fields holding several values; the others hold one.
-_LISTS = {"authors", "institutions", "references", "issn", "keywords"}
+_LISTS = {"authors", "people", "institutions", "references", "issn", "keywords"}
 #: Meta names of an author's ORCID and affiliation, which follow the author's ``citation_author``.
 _AUTHOR_ORCID = "citation_author_orcid"
 _AUTHOR_AFFILIATION = ("citation_author_institution", "citation_author_affiliation")
@@ -190,7 +190,7 @@ def _merge(declared: dict[str, dict[str, list]]) -> PageMeta:
         if not forms:
             continue
         values = declared[forms[0]][name]
-        if name in _LISTS or name == "people":
+        if name in _LISTS:
             setattr(meta, name, values if name in ("references", "people") else list(dict.fromkeys(values)))
         else:
             setattr(meta, name, values[0])
@@ -463,7 +463,10 @@ def _coins(root: etree._Element) -> dict[str, list]:
     if span is None:
         return {}
     query = parse_qs(span.get("title"), keep_blank_values=False)
-    get = lambda *keys: [c for k in keys for c in map(_clean, query.get(k, [])) if c]  # noqa: E731
+
+    def get(*keys: str) -> list[str]:
+        return [c for k in keys for c in map(_clean, query.get(k, [])) if c]
+
     out = {fld: get(*keys) for fld, keys in _COINS_KEYS.items()}
     if not out["first_page"] and get("rft.pages"):
         first, _, last = get("rft.pages")[0].partition("-")
