@@ -28,7 +28,7 @@ import pandas as pd
 
 from scilabel.corpus.jats import parse_jats
 from scilabel.labeler import ZoneLabeler
-from scilabel.metatags import read_meta
+from scilabel.metadata import read_meta
 from scilabel.fields import split_author_names
 from scilabel.persistence import load_model, model_path
 

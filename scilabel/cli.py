@@ -415,7 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory", models=True)
     p.add_argument("--format", choices=formats(LABEL), default="json",
                    help="output format (json: indented, JSON lines for a directory; the bibliography formats "
-                        "write the references of the pages)")
+                        "write the references of the pages, the cite- formats the article's own citation)")
     p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
     p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
                                           "metatags", "readability"),

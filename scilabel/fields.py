@@ -11,6 +11,7 @@ import pandas as pd
 from .constraints import BYLINE_CAPTION
 from .labeler import PageLabels
 from .lexicons import alternation
+from .metadata import PageMeta, conflicts
 from .references import PageReferences
 from .references.names import PARTICLES
 
@@ -121,15 +122,18 @@ def affiliation_texts(texts: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels, references: PageReferences) -> dict:
+def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels, references: PageReferences,
+                metadata: PageMeta | None = None) -> dict:
     """The JSON-ready record of one labelled page; ``references`` come from
-    :func:`scilabel.references.page_references` on the predicted labels."""
+    :func:`scilabel.references.page_references` on the predicted labels. With ``metadata`` (what the
+    page declares, :func:`scilabel.metadata.read_meta`), the record also holds it (``metadata``) and
+    where the visible title or authors disagree with it (``metadata_conflicts``)."""
     texts = zones["text"].tolist()
 
     def of(label: str) -> list[str]:
         return [t for t, lab in zip(texts, labels.labels) if lab == label]
 
-    return {
+    record = {
         "source": source,
         "model": model,
         "zones": [
@@ -147,4 +151,8 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
         "references": references.references,
         "anchor_format": references.format,
     }
+    if metadata is not None:
+        record["metadata"] = metadata.record()
+        record["metadata_conflicts"] = conflicts(metadata, record["title"], record["authors"])
+    return record
 

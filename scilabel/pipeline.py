@@ -55,6 +55,7 @@ def label_page(
 ) -> dict:
     """The `scilabel label` record of one source (see :func:`read_page`)."""
     read = read_page(reader, labeler, parser, source, overlay)
-    record = page_record(read.document.source, model_name(labeler), read.document.zones, read.labels, read.references)
+    record = page_record(read.document.source, model_name(labeler), read.document.zones, read.labels, read.references,
+                         read.document.metadata)
     record["warnings"] = read.document.warnings
     return record

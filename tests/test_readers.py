@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from scilabel.cli import main
-from scilabel.metatags import PageMeta, read_meta
+from scilabel.metadata import PageMeta, read_meta
 from scilabel.persistence import load_model, model_path
 from scilabel.pipeline import label_page, read_page
 from scilabel.readers import (READERS, ChromiumHTMLReader, Document, PageError, Reader, UnsupportedSource,

@@ -4,7 +4,7 @@ from pathlib import Path
 import pandas as pd
 
 from scilabel.corpus.silver import build_silver, publisher_key, publisher_split, silver_labels
-from scilabel.metatags import PageMeta
+from scilabel.metadata import PageMeta
 
 ABSTRACT = ("We measured how deep the roots of field beans grow when water is scarce, in three dry seasons "
             "and two soils. Roots reached deeper layers under drought, and nodules moved down with them.")

@@ -31,7 +31,7 @@ def test_commands_offer_the_formats_of_their_record_kind(command, kind):
 
 
 def test_kinds_follow_the_methods_a_writer_overrides():
-    assert formats(LABEL) == ("json", "jsonl", "tsv", "bibtex", "csl", "ris")
+    assert formats(LABEL) == ("json", "jsonl", "tsv", "bibtex", "csl", "ris", "cite-bibtex", "cite-csl", "cite-ris")
     assert formats(REFERENCES) == ("json", "bibtex", "csl", "ris")
     assert formats(STRUCTURE) == ("json", "xml", "jats")
     assert formats(ZONES) == ("jsonl", "table")

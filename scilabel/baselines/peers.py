@@ -8,7 +8,7 @@ import trafilatura
 from readability import Document
 from readability.readability import Unparseable
 
-from ..metatags import read_meta
+from ..metadata import read_meta
 from .base import FIELD_LABELS, Baseline, BaselineInputError, BaselineResult, element_text, gold_free_tree, page_blocks, parse_html
 
 

@@ -27,7 +27,7 @@ from tqdm import tqdm
 from ..cache import cached_zones
 from ..features.cues import PART_LINE, PART_MIN_WORDS
 from ..lexicons import alternation, lexicon
-from ..metatags import PageMeta, read_meta
+from ..metadata import PageMeta, read_meta
 from ..overlay import draw_overlay
 from ..readers import ChromiumHTMLReader
 from ..readers.sources import html_files, load_source

@@ -27,7 +27,7 @@ from typing import Protocol, runtime_checkable
 
 import pandas as pd
 
-from ..metatags import PageMeta
+from ..metadata import PageMeta
 
 
 class PageError(ValueError):
@@ -44,7 +44,7 @@ class Document:
 
     source: str  #: what the caller gave: a path, a URL, or "<html string>"
     zones: pd.DataFrame  #: the zones frame (see the module docstring)
-    metadata: PageMeta  #: what the source declares about itself (meta tags of a web page)
+    metadata: PageMeta  #: what the source declares about itself (a web page's meta tags, JSON-LD, COinS, RDFa)
     warnings: list[str] = field(default_factory=list)  #: what went wrong short of failing, one line each
     screenshot: Path | None = None  #: a picture of the page in the zones' coordinates, when one was asked for
 

@@ -1,10 +1,10 @@
 """The HTML reader: a page laid out offline by headless Chromium (:mod:`.render`), cut into component
-zones (:mod:`scilabel.zones`), with the metadata its HEAD declares (:mod:`scilabel.metatags`)."""
+zones (:mod:`scilabel.zones`), with the metadata the page declares (:mod:`scilabel.metadata`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..metatags import read_meta
+from ..metadata import read_meta
 from ..zones import collect_zones, zones_frame
 from .base import Document
 from .render import Renderer

@@ -2,6 +2,7 @@
 and its writing.
 
     WRITERS["bibtex"].references(refs)          # a bibliography of parsed references
+    WRITERS["cite-bibtex"].label(records)       # each labelled article's own citation
     WRITERS["jats"].structure(article)          # the article tree as JATS XML
     formats(LABEL)                              # the formats `scilabel label` offers
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from .base import KINDS, LABEL, REFERENCES, STRUCTURE, ZONES, ReferencesWriter, Writer
 from .bibtex import BibtexWriter
+from .cite import CiteWriter
 from .csl import CslWriter
 from .jats import JatsWriter
 from .json import JsonWriter
@@ -36,6 +38,9 @@ WRITERS: dict[str, Writer] = {writer.name: writer for writer in (
     BibtexWriter(),
     CslWriter(),
     RisWriter(),
+    CiteWriter(BibtexWriter()),
+    CiteWriter(CslWriter()),
+    CiteWriter(RisWriter()),
 )}
 
 

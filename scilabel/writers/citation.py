@@ -1,5 +1,6 @@
 """What the bibliography formats (BibTeX, CSL-JSON, RIS) share: a reference's kind, its citation key,
-initials spelled out, and a page range cut into first and last page."""
+initials spelled out, a page range cut into first and last page, and the article's own reference
+merged from a page record's visible fields and declared metadata."""
 from __future__ import annotations
 
 import re
@@ -8,6 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..lexicons import alternation
+from ..references.names import split_name
 
 #: A conference's name (the lexicon ``conference_words``).
 _CONFERENCE = re.compile(rf"\b{alternation('conference_words')}\b", re.I)
@@ -17,7 +19,10 @@ _PAGES = re.compile(r"^\s*([\w.]+)\s*[-–—]+\s*([\w.]+)\s*$")
 
 
 def entry_kind(ref: dict) -> str:
-    """``article``, ``inproceedings``, ``book`` or ``misc``, from which fields the reference has."""
+    """``article``, ``inproceedings``, ``book`` or ``misc``: the reference's ``kind`` when it says, else
+    from which fields it has."""
+    if ref.get("kind"):
+        return ref["kind"]
     container = ref.get("container") or ""
     if _CONFERENCE.search(container) or (_PROCEEDINGS.search(container) and not ref.get("volume")):
         return "inproceedings"
@@ -59,3 +64,33 @@ def page_range(pages: object) -> tuple[object, str | None]:
     """First and last page of a range ("45–67" -> "45", "67"); anything else is the first page alone."""
     m = _PAGES.match(str(pages))
     return (m.group(1), m.group(2)) if m else (pages, None)
+
+
+def article_reference(record: dict) -> dict:
+    """The labelled article's own reference, in the shape of a parsed reference, from a page record
+    (:func:`scilabel.fields.page_record`): title and authors as the page declares them unless the
+    record reports them in conflict with the visible ones (``metadata_conflicts``) or declares fewer
+    authors than the page shows, else the visible ones; journal, volume, issue, pages, year, DOI from
+    the declared metadata; the URL the page was read from."""
+    meta = record.get("metadata") or {}
+    disputed = {c["field"] for c in record.get("metadata_conflicts") or []}
+    title = meta.get("title") if meta.get("title") and "title" not in disputed else record.get("title")
+    declared = meta.get("author_names") or []
+    names = declared if declared and "authors" not in disputed and len(declared) >= len(record.get("authors") or []) \
+        else record.get("authors") or []
+    first, last = meta.get("first_page"), meta.get("last_page")
+    year = re.search(r"\d{4}", meta.get("publication_date") or meta.get("online_date") or "")
+    source = str(record.get("source") or "")
+    ref = {
+        "kind": None if meta.get("journal") else "article",
+        "title": title,
+        "authors": [split_name(n) for n in names],
+        "container": meta.get("journal"),
+        "year": year.group() if year else None,
+        "volume": meta.get("volume"),
+        "issue": meta.get("issue"),
+        "pages": f"{first}\u2013{last}" if first and last and first != last else first,
+        "doi": meta.get("doi"),
+        "url": source if source.startswith(("http://", "https://")) else None,
+    }
+    return {k: v for k, v in ref.items() if v}
