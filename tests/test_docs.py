@@ -41,17 +41,23 @@ results_tables = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(results_tables)
 
 
+def _kept() -> tuple[dict, dict]:
+    return json.loads(results_tables.KEPT.read_text()), json.loads(results_tables.KEPT_GOLD.read_text())
+
+
 def test_result_tables_match_the_kept_evaluation_json():
-    kept = json.loads(results_tables.KEPT.read_text())
-    assert results_tables.stale_pages(kept) == []
+    assert results_tables.stale_pages(*_kept()) == []
 
 
 def test_a_changed_figure_makes_the_tables_stale():
-    kept = json.loads(results_tables.KEPT.read_text())
+    kept, kept_gold = _kept()
     for row in kept["summary"]:
         if row["system"] == "scilabel-svm" and row["level"] == "zone":
             row["title"] = 12.3
-    assert results_tables.stale_pages(kept) == ["README.md", "docs/evaluation.md"]
+    assert results_tables.stale_pages(kept, kept_gold) == ["README.md", "docs/evaluation.md"]
+    kept, kept_gold = _kept()
+    kept_gold["summary"]["cv"]["authors"]["F1_macro"] = 0.123
+    assert results_tables.stale_pages(kept, kept_gold) == ["README.md", "docs/evaluation.md"]
 
 
 def test_tables_are_written_between_their_markers():
