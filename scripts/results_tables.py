@@ -8,7 +8,7 @@
 --ablation``; its ``summary.json`` is kept as ``docs/results/test-summary.json`` (with the run's folder
 and date). ``GOLD_RUN_DIR`` is the ``--out`` folder of ``evaluate.py --gold-cv build/gold --data
 build/corpus --collections build/collections.parquet``; its ``gold_cv.json`` summary is kept as
-``docs/results/gold-cv-summary.json``. Every block between ``<!-- results:NAME -->`` and ``<!-- /results
+``docs/results/gold-cv-summary.json`` (and its per-publisher chart beside it). Every block between ``<!-- results:NAME -->`` and ``<!-- /results
 -->`` in the two pages is rewritten from the kept files, so that the figures in the docs are never typed
 by hand.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import sys
 from datetime import date
 from pathlib import Path
@@ -24,6 +25,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 KEPT = REPO / "docs" / "results" / "test-summary.json"
 KEPT_GOLD = REPO / "docs" / "results" / "gold-cv-summary.json"
+#: The gold run's per-publisher chart, kept beside its summary.
+CHART = REPO / "docs" / "results" / "gold_cv_publishers.png"
 PAGES = (REPO / "README.md", REPO / "docs" / "evaluation.md")
 _BLOCK = re.compile(r"(<!-- results:(?P<name>[\w-]+) -->\n).*?(<!-- /results -->)", re.S)
 
@@ -132,6 +135,11 @@ def _keep(run_dir: Path, day: str, gold_cv: bool, parser: argparse.ArgumentParse
         kept["summary"] = data
     kept_path.parent.mkdir(parents=True, exist_ok=True)
     _write(kept_path, json.dumps(kept, indent=1) + "\n")
+    chart = run_dir / CHART.name
+    if gold_cv and chart.is_file():
+        tmp = CHART.with_name(CHART.name + ".tmp")
+        shutil.copyfile(chart, tmp)
+        tmp.replace(CHART)
 
 
 def main(argv: list[str] | None = None) -> int:
