@@ -475,7 +475,8 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--folds", type=int, default=5, help="folds of publishers (default 5)")
     cv.add_argument("--generated-pages", type=int, metavar="N",
                     help="train each fold on a seeded sample of N generated pages (default: all of the train split)")
-    cv.add_argument("--peers", nargs="*", default=["metatags"], metavar="NAME", help="baselines scored beside (default metatags)")
+    cv.add_argument("--peers", nargs="*", default=["metatags", "trafilatura"], metavar="NAME",
+                    help="baselines scored beside, from the fields they fill (default metatags trafilatura)")
     cv.add_argument("--scorer", type=Path, help="the page scorer (default: tools/score_pages.py beside the shared data)")
     cv.add_argument("--ablate-vetoes", action="store_true",
                     help="also score each fold's model with each veto left out in turn, and with none")

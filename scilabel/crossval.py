@@ -25,7 +25,7 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import GroupKFold
 
-from .baselines import get_baseline, record
+from .baselines import BaselineResult, get_baseline
 from .corpus.dataset import MANIFEST_FILE, load_zones
 from .corpus.gold import zone_records
 from .labeler import ZoneLabeler
@@ -109,14 +109,15 @@ def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dic
 
 def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: ModuleType, template: ZoneLabeler,
                         shipped: ZoneLabeler | None = None, collections: Path | None = None, n_folds: int = 5,
-                        generated_pages: int | None = None, peers: tuple[str, ...] = ("metatags",),
+                        generated_pages: int | None = None, peers: tuple[str, ...] = ("metatags", "trafilatura"),
                         random_state: int = 0, variants: dict[str, dict] | None = None) -> GoldCV:
     """Run the publisher-grouped cross-validation (module docstring).
 
     ``template`` is cloned (unfitted, same parameters) for each fold; ``train_datasets`` give their
     ``train`` split, ``generated_pages`` of their pages at most (seeded sample; None: all);
     ``shipped`` (optional) is scored as it is on every headline page; ``peers`` are baselines by name
-    (:data:`~scilabel.baselines.BASELINES`) scored on the same pages. ``variants`` (name -> parameters
+    (:data:`~scilabel.baselines.BASELINES`) scored on the same pages from the fields they fill
+(:func:`field_zones`). ``variants`` (name -> parameters
     that act only when decoding, such as ``vetoes``) are scored too, each fold's fitted model decoding
     again with those parameters set: e.g. each veto left out in turn (:func:`veto_ablation`).
     """
@@ -160,7 +161,7 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
         pages[name] = []
         for doc in test_zones:
             page = load_source(html_of[doc])
-            zones = record(baseline.extract(page.html, page.url), doc)["zones"]
+            zones = field_zones(baseline.extract(page.html, page.url))
             pages[name].append(_page_result(scorer, golds[doc], publisher_of[doc], zones))
     settings = {"gold": str(gold_dir), "train_datasets": [str(d) for d in train_datasets],
                 "collections": str(collections) if collections else None, "n_folds": n_folds,
@@ -200,6 +201,12 @@ def format_table(result: GoldCV, scorer: ModuleType) -> str:
             row += "".join(f"{c:7.2f}" if c is not None else f"{'-':>7}" for c in cells)
         lines.append(row)
     return "\n".join(lines)
+
+
+def field_zones(result: BaselineResult) -> list[dict]:
+    """A baseline's fields as labelled zones, one per field, as the page scorer reads a labeller's: the
+    same for every peer, whether it labels blocks (the meta tags) or only fills fields (trafilatura)."""
+    return [{"label": label, "text": text} for label, text in result.fields.items() if text]
 
 
 def plot_publishers(result: GoldCV, scorer: ModuleType, path: Path) -> None:

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from scilabel.corpus.gold import build_gold, canonical_publisher, default_scorer_path, load_page_scorer, read_gold, zone_indices
-from scilabel.crossval import GoldCV, _page_result, plot_publishers, publisher_folds, veto_ablation
+from scilabel.crossval import GoldCV, _page_result, field_zones, plot_publishers, publisher_folds, veto_ablation
 from scilabel.emission import NaiveBayesEmission
 from scilabel.hmm import ArticleHMM
 from scilabel.labeler import ZoneLabeler
@@ -181,3 +181,12 @@ def test_veto_ablation_leaves_each_rule_out_once():
     for veto in DEFAULT_VETOES:
         kept = variants[f"cv without {veto.name}"]["vetoes"]
         assert veto not in kept and len(kept) == len(DEFAULT_VETOES) - 1
+
+
+def test_a_peer_is_scored_from_the_fields_it_fills():
+    from scilabel.baselines import BaselineResult
+
+    result = BaselineResult(blocks=["Menu", "A title"], fields={"title": "A title", "authors": "Ann Lee\nBo Chen",
+                                                              "abstract": ""}, model="peer")
+    assert field_zones(result) == [{"label": "title", "text": "A title"},
+                                   {"label": "authors", "text": "Ann Lee\nBo Chen"}]
