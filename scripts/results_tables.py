@@ -17,10 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
 import sys
 from datetime import date
 from pathlib import Path
+
+from scilabel.atomic import write_bytes, write_text
 
 REPO = Path(__file__).resolve().parents[1]
 KEPT = REPO / "docs" / "results" / "test-summary.json"
@@ -108,13 +109,6 @@ def stale_pages(kept: dict, kept_gold: dict, pages: tuple[Path, ...] = PAGES) ->
     return [str(page.relative_to(REPO)) for page in pages if rewrite(page.read_text(), generated) != page.read_text()]
 
 
-def _write(path: Path, text: str) -> None:
-    """Write whole or not at all: a temporary file beside ``path``, then renamed over it."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
-
 def _keep(run_dir: Path, day: str, gold_cv: bool, parser: argparse.ArgumentParser) -> None:
     """Keep a run's summary in docs/results/."""
     name, kept_path = ("gold_cv.json", KEPT_GOLD) if gold_cv else ("summary.json", KEPT)
@@ -133,13 +127,10 @@ def _keep(run_dir: Path, day: str, gold_cv: bool, parser: argparse.ArgumentParse
         kept["variants"] = data.get("variants", [])
     else:
         kept["summary"] = data
-    kept_path.parent.mkdir(parents=True, exist_ok=True)
-    _write(kept_path, json.dumps(kept, indent=1) + "\n")
+    write_text(kept_path, json.dumps(kept, indent=1) + "\n")
     chart = run_dir / CHART.name
     if gold_cv and chart.is_file():
-        tmp = CHART.with_name(CHART.name + ".tmp")
-        shutil.copyfile(chart, tmp)
-        tmp.replace(CHART)
+        write_bytes(CHART, chart.read_bytes())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if stale else 0
     generated = blocks(kept, kept_gold)
     for page in PAGES:
-        _write(page, rewrite(page.read_text(), generated))
+        write_text(page, rewrite(page.read_text(), generated))
     return 0
 
 
