@@ -64,13 +64,11 @@ class Schema:
     late: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        labels = [c.label for c in self.components] + [self.other]
-        states = [self.start] + [s for c in self.components for s in (c.state, c.loop, c.gap) if s]
-        for kind, names in (("label", labels), ("state", states)):
+        for kind, names in (("label", self.labels), ("state", self.states)):
             repeated = sorted({n for n in names if names.count(n) > 1})
             if repeated:
                 raise ValueError(f"each {kind} must be named once, repeated: {repeated}")
-        unknown = sorted({lab for pair in self.late for lab in pair} - set(labels[:-1]))
+        unknown = sorted({lab for pair in self.late for lab in pair} - set(self.major_labels))
         if unknown:
             raise ValueError(f"late pairs must name component labels, unknown: {unknown}")
 
