@@ -8,7 +8,7 @@ publishers (headline and training-only: a fold's own publishers' training-only p
 so that no publisher is ever on both sides), and labels the fold's headline pages. The pooled
 predictions are scored with the shared data's own page scorer (``tools/score_pages.py``, its
 functions imported), beside the shipped model (trained on generated pages only, so it saw no gold
-page) and the page's meta tags.
+page) and peers (baselines such as the page's meta tags and trafilatura, scored from their fields).
 """
 from __future__ import annotations
 
@@ -117,9 +117,9 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
     ``train`` split, ``generated_pages`` of their pages at most (seeded sample; None: all);
     ``shipped`` (optional) is scored as it is on every headline page; ``peers`` are baselines by name
     (:data:`~scilabel.baselines.BASELINES`) scored on the same pages from the fields they fill
-(:func:`field_zones`). ``variants`` (name -> parameters
-    that act only when decoding, such as ``vetoes``) are scored too, each fold's fitted model decoding
-    again with those parameters set: e.g. each veto left out in turn (:func:`veto_ablation`).
+    (:func:`field_zones`). ``variants`` (name -> parameters that act only when decoding, such as
+    ``vetoes``) are scored too, each fold's fitted model decoding again with those parameters set: e.g.
+    each veto left out in turn (:func:`veto_ablation`).
     """
     manifest = pd.read_csv(Path(gold_dir) / MANIFEST_FILE)
     manifest = manifest[manifest["render_error"].isna()]
@@ -135,6 +135,10 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
                   .groupby("document", sort=False)}
     variants = variants or {}
     pages: dict[str, list[dict]] = {"cv": [], **{name: [] for name in variants}}
+
+    def score(system: str, doc: str, zones: list[dict]) -> None:
+        pages.setdefault(system, []).append(_page_result(scorer, golds[doc], publisher_of[doc], zones))
+
     for k, fold in enumerate(folds, 1):
         train = pd.concat([generated, gold_zones[gold_zones["document"].isin(fold.train)]], ignore_index=True)
         train["label"] = train["label"].fillna("other")
@@ -147,22 +151,16 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
         for doc in fold.test:
             frame = test_zones[doc].reset_index(drop=True)
             for name, decoder in decoders.items():
-                labels = decoder.predict(frame)
-                pages[name].append(_page_result(scorer, golds[doc], publisher_of[doc],
-                                                zone_records(frame["text"], labels)))
+                score(name, doc, zone_records(frame["text"], decoder.predict(frame)))
     if shipped is not None:
-        pages["shipped"] = []
         for doc, frame in test_zones.items():
-            labels = shipped.predict(frame.reset_index(drop=True))
-            pages["shipped"].append(_page_result(scorer, golds[doc], publisher_of[doc], zone_records(frame["text"], labels)))
+            score("shipped", doc, zone_records(frame["text"], shipped.predict(frame.reset_index(drop=True))))
     html_of = dict(zip(manifest["document"], manifest["html_path"]))
     for name in peers:
         baseline = get_baseline(name)
-        pages[name] = []
         for doc in test_zones:
             page = load_source(html_of[doc])
-            zones = field_zones(baseline.extract(page.html, page.url))
-            pages[name].append(_page_result(scorer, golds[doc], publisher_of[doc], zones))
+            score(name, doc, field_zones(baseline.extract(page.html, page.url)))
     settings = {"gold": str(gold_dir), "train_datasets": [str(d) for d in train_datasets],
                 "collections": str(collections) if collections else None, "n_folds": n_folds,
                 "generated_pages": int(generated["document"].nunique()), "random_state": random_state,
