@@ -6,9 +6,11 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from scilabel.corpus.gold import default_scorer_path, load_page_scorer
 from scilabel.readers import ChromiumHTMLReader
 from scilabel.readers.render import Renderer
 from scilabel.zones import Zone, collect_zones
@@ -26,6 +28,15 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"needs the shared data folder: {SHARED_DATA} is absent (set SCILABEL_DATA to where it is)")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def scorer(shared_data: Path) -> ModuleType:
+    """The shared data's own page scorer (``tools/score_pages.py`` beside the data), imported as a module."""
+    path = default_scorer_path(shared_data / "gold")
+    if not path.is_file():
+        pytest.skip(f"needs the page scorer {path}")
+    return load_page_scorer(path)
 
 
 #: The user property under which the accuracy gate records its measured figures (shown at the end).

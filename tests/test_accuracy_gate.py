@@ -15,7 +15,6 @@ Chromium or font set may shift; a field lost on one page breaks its floor.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -25,9 +24,9 @@ import pandas as pd
 import pytest
 
 from scilabel.corpus.generate import FAMILY_SPLITS, article_split, generate_corpus, split_key
+from scilabel.corpus.gold import zone_records
 from scilabel.corpus.jats import parse_jats
 from scilabel.persistence import load_model, model_path
-from scilabel.zones import collect_zones, zones_frame
 
 from .conftest import GATE_PROPERTY
 
@@ -77,39 +76,22 @@ FLOORS: dict[tuple[str, str], dict[str, float]] = {
 
 
 @pytest.fixture(scope="module")
-def scorer(shared_data: Path) -> ModuleType:
-    """The shared data's own page scorer, imported from ``tools/score_pages.py`` beside the data."""
-    path = shared_data.parent / "tools" / "score_pages.py"
-    if not path.is_file():
-        pytest.skip(f"needs the page scorer {path}")
-    spec = importlib.util.spec_from_file_location("score_pages", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
 def models() -> dict:
     return {name: load_model(model_path(name)) for name in MODELS}
 
 
-def _zones(renderer, page: Path) -> pd.DataFrame:
-    rendered = renderer.render(page)
-    return zones_frame(collect_zones(rendered), rendered)
-
-
 @pytest.fixture(scope="module")
-def gold_pages(shared_data: Path, renderer) -> list[tuple[dict, pd.DataFrame]]:
+def gold_pages(shared_data: Path, reader) -> list[tuple[dict, pd.DataFrame]]:
     """(gold record, zones) of every page in :data:`GOLD_PAGES`."""
     pages = []
     for name in GOLD_PAGES:
         gold = json.loads((shared_data / "gold" / name).read_text(encoding="utf-8"))
-        pages.append((gold, _zones(renderer, shared_data / gold["page"])))
+        pages.append((gold, reader.read(shared_data / gold["page"]).zones))
     return pages
 
 
 @pytest.fixture(scope="module")
-def generated_pages(shared_data: Path, renderer, scorer, tmp_path_factory) -> list[tuple[dict, pd.DataFrame]]:
+def generated_pages(shared_data: Path, reader, scorer, tmp_path_factory) -> list[tuple[dict, pd.DataFrame]]:
     """(gold record, zones) of the test-family pages generated from :data:`TEST_ARTICLES`; the gold
     record holds each field's text as the pages' gold labels give it, as a gold file would."""
     jats = tmp_path_factory.mktemp("jats")
@@ -122,7 +104,7 @@ def generated_pages(shared_data: Path, renderer, scorer, tmp_path_factory) -> li
     assert len(manifest) == len(TEST_ARTICLES) * len(TEST_FAMILIES)
     pages = []
     for rel in manifest["path"]:
-        zones = _zones(renderer, out / rel)
+        zones = reader.read(out / rel).zones
         fields = [f for f in scorer.SCORED if (zones["label"] == f).any()]
         gold = {f: " ".join(zones.loc[zones["label"] == f, "text"]) for f in fields}
         pages.append(({**gold, "fields_scored": fields}, zones))
@@ -139,8 +121,7 @@ def field_f1(scorer: ModuleType, pages: list[tuple[dict, pd.DataFrame]], labeler
     scored = []
     for gold, zones in pages:
         labels = labeler.label_pages(zones)[0].labels
-        predicted = [{"label": lab, "text": text} for lab, text in zip(labels, zones["text"])]
-        scored.append({"labels": scorer.score_page(gold, predicted)[0]})
+        scored.append({"labels": scorer.score_page(gold, zone_records(zones["text"], labels))[0]})
     return {field: s["F1_micro"] for field, s in scorer.aggregate(scored).items()}
 
 

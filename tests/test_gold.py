@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from scilabel.corpus.gold import build_gold, canonical_publisher, default_scorer_path, load_page_scorer, read_gold, zone_indices
+from scilabel.corpus.gold import build_gold, canonical_publisher, read_gold, zone_indices
 from scilabel.crossval import GoldCV, _page_result, field_zones, plot_publishers, publisher_folds, veto_ablation
 from scilabel.emission import NaiveBayesEmission
 from scilabel.hmm import ArticleHMM
@@ -98,14 +98,6 @@ def test_masked_fields_are_not_learned_as_other():
     assert (masked.predict(fresh)[address] == "affiliations").all()
     assert (as_other.predict(fresh)[address] == "other").all()
     assert (masked.predict(fresh) == fresh["label"]).mean() > 0.9
-
-
-@pytest.fixture(scope="module")
-def scorer(shared_data: Path):
-    path = default_scorer_path(shared_data / "gold")
-    if not path.is_file():
-        pytest.skip(f"needs the page scorer {path}")
-    return load_page_scorer(path)
 
 
 @pytest.fixture(scope="module")
