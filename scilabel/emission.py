@@ -1,4 +1,4 @@
-"""Emission models: log b_j(O_t) for every zone t and each of the 16 HMM states j.
+"""Emission models: log b_j(O_t) for every zone t and each HMM state j (:data:`scilabel.schema.STATES`).
 
 :class:`NaiveBayesEmission` is the paper's model: b_j(O) = b_j(nw) b_j(left) b_j(top) b_j(height)
 prod_k b_j(w_k), word likelihoods multinomial per state, layout features discretised into quantile
@@ -54,7 +54,7 @@ def _state_log_prior(y: np.ndarray) -> np.ndarray:
 
 
 class Emission(BaseEstimator, metaclass=ABCMeta):
-    """What the labeller needs of an emission model: per-zone log-likelihoods of the 16 HMM states.
+    """What the labeller needs of an emission model: per-zone log-likelihoods of the HMM states.
 
     A subclass is a scikit-learn estimator (parameters only in ``__init__``, so that ``clone`` works)
     that implements :meth:`fit` and :meth:`log_likelihood` and sets the fitted attributes below; it
@@ -63,8 +63,8 @@ class Emission(BaseEstimator, metaclass=ABCMeta):
 
     Attributes
     ----------
-    state_log_prior_ : ndarray of shape (16,)
-        Log prior of each state (columns in ``labels.STATES`` order), set by :meth:`fit`. Added to
+    state_log_prior_ : ndarray of shape (n_states,)
+        Log prior of each state (columns in ``schema.STATES`` order), set by :meth:`fit`. Added to
         :meth:`log_likelihood` it gives the state posterior of a zone on its own, which labelling
         without the HMM (``ZoneLabeler(sequence=False)``) decides by.
     n_collection_texts_ : int
@@ -82,7 +82,7 @@ class Emission(BaseEstimator, metaclass=ABCMeta):
         zones : DataFrame
             The units' feature columns (``features.ZONE_COLUMNS``) and the :attr:`fit_columns`.
         states : sequence of str
-            The HMM state of each unit (one of ``labels.STATES``).
+            The HMM state of each unit (one of ``schema.STATES``).
         collections : DataFrame, optional
             Field collections (columns ``field``, ``text``): texts known to be titles, author
             names, affiliations, abstracts or references, as extra word evidence.
@@ -94,8 +94,8 @@ class Emission(BaseEstimator, metaclass=ABCMeta):
 
     @abstractmethod
     def log_likelihood(self, zones: Zones | ZoneArrays) -> np.ndarray:
-        """The (n_zones, 16) log-likelihoods log b_j(O_t) of every unit under every state (columns in
-        ``labels.STATES`` order; any scale shared by a unit's states, as scaled likelihoods are). Called
+        """The (n_zones, n_states) log-likelihoods log b_j(O_t) of every unit under every state (columns in
+        ``schema.STATES`` order; any scale shared by a unit's states, as scaled likelihoods are). Called
         once per batch of pages with a :class:`~scilabel.features.ZoneArrays` that the hand rules then
         read too; it must not change the arrays."""
 
@@ -157,11 +157,11 @@ class NaiveBayesEmission(Emission):
         return layout_matrix(zones, self.layout)
 
     def log_likelihood(self, zones: Zones | ZoneArrays) -> np.ndarray:
-        """(n_zones, 16) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
+        """(n_zones, n_states) log-likelihoods: sum of word and layout-bin log-likelihoods per state."""
         check_is_fitted(self, "word_log_prob_")
         arrays = ZoneArrays.of(zones)
         (words,) = vocabulary_index(self.vocabulary_).counts(arrays)
-        # the (vocabulary, 16) table in row-major order: scipy would copy a transposed view every call
+        # the (vocabulary, n_states) table in row-major order: scipy would copy a transposed view every call
         result = words @ derived(self, self.word_log_prob_, lambda table: np.ascontiguousarray(table.T))
         bins = self._bins(layout_matrix(arrays, self.layout))
         for f, table in enumerate(self.layout_log_prob_):
@@ -309,7 +309,7 @@ class SVMEmission(Emission):
         return np.sort(np.concatenate(keep))
 
     def log_likelihood(self, zones: Zones | ZoneArrays) -> np.ndarray:
-        """(n_zones, 16) scaled log-likelihoods log P(label | O) - prior_weight * log P(label)."""
+        """(n_zones, n_states) scaled log-likelihoods log P(label | O) - prior_weight * log P(label)."""
         check_is_fitted(self, "coef_")
         words, layout = self.featurizer_.transform_blocks(zones)  # X = [words layout]: its product in two
         n_words = words.shape[1]
