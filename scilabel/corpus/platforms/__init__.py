@@ -1,0 +1,11 @@
+"""Page families rendered through real publishing platforms' own templates (SciELO, PMC, PLOS, eLife,
+arXiv, OJS, Janeway, InvenioRDM, Quarto), read from the shared renderers folder
+(:func:`~scilabel.corpus.platforms.base.renderers_dir`)."""
+from __future__ import annotations
+
+from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
+
+#: Every platform family by name.
+PLATFORMS: dict[str, PlatformFamily] = {}
+
+__all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]
