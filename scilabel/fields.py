@@ -11,7 +11,7 @@ import pandas as pd
 from .constraints import BYLINE_CAPTION
 from .labeler import PageLabels
 from .lexicons import alternation
-from .metadata import PageMeta, conflicts
+from .metadata import PROVENANCE_FIELDS, PageMeta, conflicts, merge_fields
 from .references import PageReferences
 from .references.names import PARTICLES
 
@@ -126,8 +126,10 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
                 metadata: PageMeta | None = None) -> dict:
     """The JSON-ready record of one labelled page; ``references`` come from
     :func:`scilabel.references.page_references` on the predicted labels. With ``metadata`` (what the
-    page declares, :func:`scilabel.metadata.read_meta`), the record also holds it (``metadata``) and
-    where the visible title or authors disagree with it (``metadata_conflicts``)."""
+    page declares, :func:`scilabel.metadata.read_meta`), the record also holds it (``metadata``), where
+    the visible title or authors disagree with it (``metadata_conflicts``), and where each of title,
+    authors, affiliations and abstract came from (``provenance``: :func:`~scilabel.metadata.merge_fields`;
+    a field the page does not show is filled from the declaration)."""
     texts = zones["text"].tolist()
 
     def of(label: str) -> list[str]:
@@ -154,5 +156,7 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
     if metadata is not None:
         record["metadata"] = metadata.record()
         record["metadata_conflicts"] = conflicts(metadata, record["title"], record["authors"])
+        merged, record["provenance"] = merge_fields(metadata, {name: record[name] for name in PROVENANCE_FIELDS})
+        record.update(merged)
     return record
 

@@ -19,8 +19,10 @@ from sklearn.utils.validation import check_is_fitted
 from . import __version__
 from .emission import EMISSIONS, Emission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
+from .features.evidence import DECLARED_COLUMN
 from .hmm import TRANSITION_SETTINGS, ArticleHMM
 from .lines import line_units, merge_units
+from .metadata_evidence import MetadataEvidence
 from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
 from .schema import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
 
@@ -28,7 +30,7 @@ log = logging.getLogger(__name__)
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
 #: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
 #: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
-MODEL_FORMAT = 2
+MODEL_FORMAT = 3
 _LABEL_OF_STATE = np.array([LABELS.index(STATE_LABEL[s]) for s in STATES])
 
 
@@ -49,9 +51,11 @@ def _pages(zones: Zones) -> list[np.ndarray]:
     return np.split(order, bounds) if len(order) else []
 
 
-def _columns(zones: pd.DataFrame, keep: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
-    """The columns features read, plus ``keep``, as arrays (no pandas work after this)."""
-    return {c: zones[c].to_numpy() for c in (*ZONE_COLUMNS, *keep) if c in zones.columns}
+def _columns(zones: pd.DataFrame, keep: tuple[str, ...] = (), page_metadata: bool = True) -> dict[str, np.ndarray]:
+    """The columns features read, plus ``keep``, as arrays (no pandas work after this); without the
+    pages' declared metadata unless ``page_metadata``."""
+    wanted = (*ZONE_COLUMNS, *keep) if page_metadata else [c for c in (*ZONE_COLUMNS, *keep) if c != DECLARED_COLUMN]
+    return {c: zones[c].to_numpy() for c in wanted if c in zones.columns}
 
 
 def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
@@ -95,13 +99,20 @@ class ZoneLabeler(BaseEstimator):
         where a rule's predicate holds, and units the path passes over; ``()`` decodes the emission
         alone. Decoding only, so a fitted labeller's vetoes may be changed without refitting
         (``set_params(vetoes=without(labeler.vetoes, "sentence"))``)
+    page_metadata : weigh what each page declares about itself (its meta tags, JSON-LD ...: the zones
+        frame's ``declared`` column) with layout and words: a factor of the emission
+        (:class:`~scilabel.metadata_evidence.MetadataEvidence`) learned from the training pages that
+        declare something. False labels every page as if it declared nothing (layout and words alone);
+        it may be set on a fitted labeller. Pages that declare nothing are labelled the same either way
+    metadata_floor : the ``floor`` of :class:`~scilabel.metadata_evidence.MetadataEvidence`: how far
+        a declaration can make a label unlikely (at most ``-log(metadata_floor)`` nats)
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
                  barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
-                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES):
+                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES, page_metadata: bool = True, metadata_floor: float = 0.05):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -112,6 +123,8 @@ class ZoneLabeler(BaseEstimator):
         self.barh_to_references = barh_to_references
         self.affiliations_to_barh = affiliations_to_barh
         self.vetoes = vetoes
+        self.page_metadata = page_metadata
+        self.metadata_floor = metadata_floor
 
     def _emission_model(self) -> Emission:
         if isinstance(self.emission, str):
@@ -135,7 +148,7 @@ class ZoneLabeler(BaseEstimator):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
         pages = _pages(zones)
         emission = self._emission_model()
-        columns = _columns(zones, keep=emission.fit_columns)
+        columns = _columns(zones, keep=emission.fit_columns, page_metadata=self.page_metadata)
         columns["label"] = labels
         columns["masked"] = _masked(zones, labels)
         _, unit_columns = self._units(columns)
@@ -150,6 +163,8 @@ class ZoneLabeler(BaseEstimator):
             sequences.append([None if masked else state for state, masked in zip(page_states, unit_masked[rows])])
         kept = np.flatnonzero(~unit_masked)
         self.emission_ = emission.fit(unit_zones.iloc[kept].reset_index(drop=True), states[kept], collections)
+        self.metadata_evidence_ = self._fit_metadata_evidence(unit_zones.iloc[kept].reset_index(drop=True),
+                                                              np.asarray(unit_labels)[kept])
         self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
                                 **{name: getattr(self, name) for name in TRANSITION_SETTINGS}).fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
@@ -162,8 +177,18 @@ class ZoneLabeler(BaseEstimator):
             "masked_zones": int(columns["masked"].sum()),
             "collection_texts": int(self.emission_.n_collection_texts_),
             "dropped_transitions": int(self.hmm_.n_dropped_transitions_),
+            "units_with_declared_metadata": self.metadata_evidence_.n_rows_ if self.metadata_evidence_ else 0,
         }
         return self
+
+    def _fit_metadata_evidence(self, unit_zones: pd.DataFrame, labels: np.ndarray) -> MetadataEvidence | None:
+        """The metadata factor, fitted on the units of pages that declare something (None when no page
+        does, or without ``page_metadata``)."""
+        arrays = ZoneArrays(unit_zones)
+        if not self.page_metadata or not arrays.declares.any():
+            return None
+        declares = arrays.declares
+        return MetadataEvidence(floor=self.metadata_floor).fit(arrays.evidence[declares], labels[declares])
 
     def _units(self, zones: Zones) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Labelling unit of every row, and the units' columns (pages contiguous, in order)."""
@@ -179,10 +204,13 @@ class ZoneLabeler(BaseEstimator):
     def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
         the states the vetoes rule out barred); and which units the path passes over (the vetoes of that kind)."""
-        columns = _columns(zones)
+        columns = _columns(zones, page_metadata=self.page_metadata)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
         log_emission = self.emission_.log_likelihood(arrays)
+        if self.page_metadata and self.metadata_evidence_ is not None and arrays.declares.any():
+            log_emission = log_emission + self.metadata_evidence_.log_ratio(arrays.evidence, arrays.declares)[
+                :, _LABEL_OF_STATE]
         over = apply_vetoes(self.vetoes, log_emission, arrays)
         return [units[rows] for rows in _pages(columns)], log_emission, over
 

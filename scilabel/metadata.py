@@ -553,3 +553,47 @@ def conflicts(meta: PageMeta, title: str | None, authors: list[str]) -> list[dic
         if share < AUTHORS_AGREEMENT:
             out.append({"field": "authors", "page": authors, "metadata": meta.authors, "agreement": round(share, 3)})
     return out
+
+
+#: Share of the declared abstract's words found in the visible one from which the two agree (a declared
+#: abstract cut short agrees with the whole).
+ABSTRACT_AGREEMENT = 0.8
+#: Token-set similarity (0-1) from which a declared institution and a visible affiliation agree.
+AFFILIATION_AGREEMENT = 0.8
+#: The fields whose provenance a record gives.
+PROVENANCE_FIELDS = ("title", "authors", "affiliations", "abstract")
+
+
+def _agrees(field: str, visible: str | list[str], declared: str | list[str]) -> bool:
+    """Whether a visible field and its declared value agree (the thresholds above and in :func:`conflicts`)."""
+    if field == "title":
+        return fuzz.ratio(_words(visible), _words(declared)) / 100 >= TITLE_AGREEMENT
+    if field == "authors":
+        few, many = sorted((declared, visible), key=len)
+        return sum(_found(name, many) for name in few) / len(few) >= AUTHORS_AGREEMENT
+    if field == "affiliations":
+        return any(fuzz.token_set_ratio(_words(d), _words(v)) / 100 >= AFFILIATION_AGREEMENT
+                   for d in declared for v in visible)
+    words, seen = _words(declared).split(), set(_words(visible).split())
+    return sum(w in seen for w in words) / len(words) >= ABSTRACT_AGREEMENT
+
+
+def merge_fields(meta: PageMeta, fields: dict[str, object]) -> tuple[dict[str, object], dict[str, str | None]]:
+    """The page's fields (title, authors, affiliations, abstract as read off its zones) merged with what
+    it declares, and where each came from: ``both`` (visible and declared, agreeing), ``page`` (visible
+    only, or disagreeing with the declaration: the page wins), ``metadata`` (declared only: the declared
+    value fills the field) or None (neither)."""
+    declared = {"title": meta.title, "authors": meta.authors, "affiliations": meta.institutions,
+                "abstract": meta.abstract}
+    merged, provenance = dict(fields), {}
+    for name in PROVENANCE_FIELDS:
+        visible, stated = fields.get(name), declared[name]
+        if visible and stated:
+            provenance[name] = "both" if _agrees(name, visible, stated) else "page"
+        elif visible:
+            provenance[name] = "page"
+        elif stated:
+            merged[name], provenance[name] = stated, "metadata"
+        else:
+            provenance[name] = None
+    return merged, provenance

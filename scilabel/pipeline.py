@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from .labeler import PageLabels, ZoneLabeler
+from .features.evidence import with_declared
 from .fields import page_record
 from .overlay import draw_overlay
 from .readers import Document, PageError, Reader
@@ -38,7 +39,7 @@ def read_page(
     ``parser``; with ``overlay``, also save the labelled screenshot there."""
     with tempfile.TemporaryDirectory(prefix="scilabel-") as tmp:
         document = reader.read(source, screenshot=Path(tmp) / "page.png" if overlay else None)
-        zones = document.zones
+        zones = with_declared(document.zones, document.metadata)  # read only when labeler.page_metadata
         labels = labeler.label_pages(zones)
         result = labels[0] if labels else PageLabels([], [], np.zeros(0))  # a page without zones
         if overlay:
@@ -53,9 +54,10 @@ def read_page(
 def label_page(
     reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path, overlay: Path | None = None
 ) -> dict:
-    """The `scilabel label` record of one source (see :func:`read_page`)."""
+    """The `scilabel label` record of one source (see :func:`read_page`); with the page's declared
+    metadata, merged, unless the labeller is set to ``page_metadata=False``."""
     read = read_page(reader, labeler, parser, source, overlay)
     record = page_record(read.document.source, model_name(labeler), read.document.zones, read.labels, read.references,
-                         read.document.metadata)
+                         read.document.metadata if labeler.page_metadata else None)
     record["warnings"] = read.document.warnings
     return record

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -227,3 +228,22 @@ def test_train_offers_every_hmm_topology():
         assert parse([*base, "--topology", name]).topology == name
     with pytest.raises(SystemExit):
         parse([*base, "--topology", "loopy"])
+
+
+def test_stale_tags_are_outvoted_by_the_layout_and_flagged(capsys, tmp_path, gold_labels):
+    """A page whose tags describe another article keeps its visible title, and says they disagree; the
+    layout-only mode labels it as if it declared nothing."""
+    html = re.sub(r'<meta name="citation_(?:title|author)" [^>]*>\n', "", EXAMPLE_PAGE.read_text(encoding="utf-8"))
+    stale = tmp_path / "stale.html"
+    stale.write_text(html.replace("</head>", '<meta name="citation_title" content="Leaf litter decay in boreal '
+                                  'streams">\n<meta name="citation_author" content="Quinn, Zoe">\n</head>', 1))
+    assert main(["label", str(stale)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert [z["label"] for z in record["zones"]] == gold_labels
+    assert record["title"].startswith("Seasonal shifts in nectar foraging")
+    assert {c["field"] for c in record["metadata_conflicts"]} >= {"title", "authors"}
+    assert record["provenance"]["title"] == "page"
+    assert main(["label", str(stale), "--no-page-metadata"]) == 0
+    blind = json.loads(capsys.readouterr().out)
+    assert "metadata" not in blind and "provenance" not in blind
+    assert [z["label"] for z in blind["zones"]] == gold_labels

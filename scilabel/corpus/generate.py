@@ -3,7 +3,8 @@
 Splits keep test pages unseen in two ways at once: every family belongs to exactly one split
 (:data:`FAMILY_SPLITS`), every article is assigned to one split by a stable hash, and an article
 is rendered only through the families of its own split. So no test page shares a family or an
-article with a training page. Output is byte-identical for the same inputs and seed.
+article with a training page. Every page declares meta tags drawn with the faults real pages have
+(:mod:`scilabel.corpus.meta_tags`). Output is byte-identical for the same inputs and seed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tqdm import tqdm
 
 from scilabel.atomic import write_bytes
 from scilabel.corpus.jats import Article, iter_articles, iter_jats_files
+from scilabel.corpus.meta_tags import declare, meta_tags
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.corpus.templates.base import short_authors
 from scilabel.schema import MAJOR_LABELS
@@ -165,6 +167,9 @@ def generate_corpus(
             if page_rng(seed, family, art.article_id, "view").random() < READER_VIEW:
                 reader = reader_view(html)
                 html = reader or html
+            meta_rng = page_rng(seed, family, art.article_id, "meta")
+            others = [a for a in pools[split] if a is not art]
+            html = declare(html, meta_tags(art, meta_rng, meta_rng.choice(others) if others else None))
             rel = Path("pages") / family / f"{art.article_id}.html"
             external = page_rng(seed, family, art.article_id, "styles").random() < EXTERNAL_STYLES
             if external:

@@ -11,12 +11,13 @@ import numpy as np
 import pandas as pd
 
 from .chars import ASCII_CHAR_KIND, CAPITAL, FIGURE, SMALL, char_kind, classify, code_points
+from .evidence import DECLARED_COLUMN, evidence_matrix
 from .text import Tokens, cue_lines, join_for_tokens
 
-#: The zones-frame columns features are computed from (``document``, ``page_width`` and ``page_height``
-#: when present).
+#: The zones-frame columns features are computed from (``document``, ``page_width``, ``page_height`` and
+#: the pages' declared metadata when present).
 ZONE_COLUMNS = ("text", "x", "y", "w", "h", "font_size", "font_weight", "link_chars", "sup_chars", "italic_chars",
-                "document", "page_width", "page_height")
+                "document", "page_width", "page_height", DECLARED_COLUMN)
 #: Zones as features read them: a zones frame, or its columns as arrays by name (all of one length).
 Zones = pd.DataFrame | Mapping[str, np.ndarray]
 #: Least font weight read as bold.
@@ -106,6 +107,21 @@ class ZoneArrays:
         if name not in self._columns:
             self._columns[name] = np.asarray(self.zones[name], dtype=float)
         return self._columns[name]
+
+    @cached_property
+    def _declared(self) -> list:
+        return list(self.zones[DECLARED_COLUMN]) if DECLARED_COLUMN in self.zones else [None] * self.n_zones
+
+    @cached_property
+    def declares(self) -> np.ndarray:
+        """Whether each zone's page declares metadata (a declared record comes with it)."""
+        return np.fromiter((d is not None for d in self._declared), dtype=bool, count=self.n_zones)
+
+    @cached_property
+    def evidence(self) -> np.ndarray:
+        """(n, len(EVIDENCE_FEATURES)) page-metadata evidence (:mod:`scilabel.features.evidence`); 0
+        where no declared record comes with the zones."""
+        return evidence_matrix(self.texts, self._declared)
 
     @cached_property
     def _lines(self) -> tuple[list[str], str]:
@@ -253,41 +269,6 @@ class ZoneArrays:
     def page_starts(self) -> np.ndarray:
         """In page order (:attr:`by_page`), whether each zone is the first of its page."""
         return run_starts(self.pages[self.by_page])
-
-    def max_before(self, values: np.ndarray) -> np.ndarray:
-        """Per zone, the largest of ``values`` (none negative) over the zones before it on its page
-        (in reading order); 0 for a page's first zone."""
-        order, starts = self.by_page, self.page_starts
-        ordered = np.asarray(values, dtype=float)[order]
-        # a running maximum per page: pages lifted one above another
-        lift = np.cumsum(starts) * (1.0 + (ordered.max() if len(ordered) else 0.0))
-        before = np.empty(len(ordered))
-        before[:1] = 0.0
-        before[1:] = (np.maximum.accumulate(ordered + lift) - lift)[:-1]
-        before[starts] = 0.0
-        out = np.empty(len(ordered))
-        out[order] = before
-        return out
-
-    def max_after(self, values: np.ndarray, window: int) -> np.ndarray:
-        """Per zone, the largest of ``values`` (none negative) over the next ``window`` zones on its page
-        (in reading order); 0 for a page's last zone."""
-        order = self.by_page
-        n = len(order)
-        out = np.zeros(n)
-        if n < 2 or window < 1:
-            return out
-        ordered = np.asarray(values, dtype=float)[order]
-        # pages lowered one below another, so that a later page's zones never win
-        lift = (ordered.max() + 1.0) * self.pages[order]
-        ahead = np.append(ordered[1:] - lift[1:], -np.inf)  # ahead[i]: the zone after zone i
-        # maxima over spans of 1, 2, 4 ... zones ahead, then two spans cover the window
-        span = 1
-        while 2 * span <= window:
-            ahead = np.maximum(ahead, _ahead(ahead, span))
-            span *= 2
-        out[order] = np.maximum(np.maximum(ahead, _ahead(ahead, window - span)) + lift, 0.0)
-        return out
 
     @cached_property
     def n_pages(self) -> int:
