@@ -82,6 +82,13 @@ _CITATION_YEAR = re.compile(r"\((?:1[89]|20)\d\d[a-z]?\)")
 #: Lower-case words a list of names may hold: name particles ("van", "de", "ten") and the words that
 #: join or end the list ("and", "et al.").
 _LOWER_NAME_WORDS = PARTICLES | {"et", "and"}
+#: A title is the article's most prominent text: no zone above it, nor among the next
+#: :data:`TITLE_RIVAL_WINDOW` below it, of at least this many words ...
+TITLE_RIVAL_WORDS = 4
+#: ... is set in type this many times larger.
+TITLE_RIVAL_SCALE = 1.3
+#: Line units below a title candidate searched for a rival.
+TITLE_RIVAL_WINDOW = 10
 #: A section heading has at most this many words ...
 HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
@@ -134,6 +141,32 @@ def citation_lines(zones: Zones | ZoneArrays) -> np.ndarray:
         found[i] = match is not None and "," in match.group(1) and all(
             not word[0].islower() or word.strip(".,;") in _LOWER_NAME_WORDS for word in match.group(1).split())
     return found
+
+
+def below_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone lies below (in reading order, on its page) a zone of at least
+    :data:`TITLE_RIVAL_WORDS` words set in type at least :data:`TITLE_RIVAL_SCALE` times larger; a zone
+    without a font size is never below."""
+    arrays = ZoneArrays.of(zones)
+    rivals, least = _title_rivals(arrays)
+    return arrays.max_before(rivals) >= least
+
+
+def above_larger_text(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone lies above one of the next :data:`TITLE_RIVAL_WINDOW` zones on its page that has
+    at least :data:`TITLE_RIVAL_WORDS` words and is set in type at least :data:`TITLE_RIVAL_SCALE` times
+    larger; a zone without a font size is never above."""
+    arrays = ZoneArrays.of(zones)
+    rivals, least = _title_rivals(arrays)
+    return arrays.max_after(rivals, TITLE_RIVAL_WINDOW) >= least
+
+
+def _title_rivals(arrays: ZoneArrays) -> tuple[np.ndarray, np.ndarray]:
+    """Each zone's type size as a title's rival (0 under :data:`TITLE_RIVAL_WORDS` words or without a size),
+    and the least size that outranks it (infinite for a zone without a size)."""
+    sizes = np.nan_to_num(arrays.column("font_size"))
+    rivals = np.where(arrays.n_words >= TITLE_RIVAL_WORDS, sizes, 0.0)
+    return rivals, TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
 
 
 def site_notices(zones: Zones | ZoneArrays) -> np.ndarray:

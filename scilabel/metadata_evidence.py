@@ -14,7 +14,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline, make_pipeline
-from sklearn.preprocessing import PolynomialFeatures
+from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 from sklearn.utils.validation import check_is_fitted
 
 from .schema import LABELS
@@ -49,8 +49,8 @@ class MetadataEvidence(BaseEstimator):
             kept[other] = False
             kept[np.random.default_rng(0).choice(other, self.max_other, replace=False)] = True
             weight[other] = len(other) / self.max_other
-        self.classifier_: Pipeline = make_pipeline(PolynomialFeatures(degree=2, include_bias=False),
-                                                   LogisticRegression(C=self.C, max_iter=500))
+        self.classifier_: Pipeline = make_pipeline(PolynomialFeatures(degree=2, include_bias=False), StandardScaler(),
+                                                   LogisticRegression(C=self.C, max_iter=1000))
         self.classifier_.fit(evidence[kept], labels[kept], logisticregression__sample_weight=weight[kept])
         counts = np.array([(labels == lab).sum() for lab in LABELS], dtype=float) + 1.0
         self.prior_ = counts / counts.sum()

@@ -1,7 +1,8 @@
 import numpy as np
 
-from scilabel.constraints import (byline_captions, citation_lines, dated, editor_credits, measurements,
-                                  section_headings, sentences, site_controls, site_notices, table_row_cells)
+from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
+                                  citation_lines, dated, editor_credits, measurements, section_headings, sentences,
+                                  site_controls, site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
 
@@ -44,6 +45,38 @@ def test_citation_lines_open_with_names_then_the_year():
 def _zones(texts, sizes, pages=None):
     return {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
             **({"document": np.array(pages, dtype=object)} if pages else {})}
+
+
+def test_below_larger_text_is_below_a_sentence_in_larger_type_on_its_page():
+    texts = ["Journal of Bees", "Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia",
+             "Ada Lovelace", "Seasonal shifts in nectar", "A next page starts afresh here", "Small print"]
+    sizes = [40, 30, 16, 24, 16, 12, 9]  # 40: three words, no rival; 24: not 1.3 times smaller than 30
+    expected = [False, False, True, False, True, False, True]
+    assert below_larger_text(_zones(texts, sizes, ["a"] * 5 + ["b"] * 2)).tolist() == expected
+    # one page: the rivals carry on
+    assert below_larger_text(_zones(texts, sizes)).tolist() == [False, False, True, False, True, True, True]
+    assert below_larger_text(_zones([], [])).tolist() == []
+    # a zone whose type size is unknown (0 or missing) is never below
+    assert below_larger_text(_zones(texts[1:4], [30, 0, float("nan")])).tolist() == [False] * 3
+
+
+def test_above_larger_text_is_a_few_lines_above_a_sentence_in_larger_type_on_its_page():
+    texts = ["Archives of Psychology", "Ada Byron, Editor", "The crisis of confidence in findings", "Ada Lovelace",
+             "Seasonal shifts in nectar", "Results", "Small print"]
+    sizes = [16, 16, 32, 16, 24, 12, 9]  # 24: not 1.3 times larger than 32; "Results": one word, no rival
+    assert above_larger_text(_zones(texts, sizes)).tolist() == [True, True, False, True, False, False, False]
+    # a rival on the next page, or further down than the window, does not count
+    assert above_larger_text(_zones(texts[:2] + texts[2:], sizes, ["a"] * 2 + ["b"] * 5)).tolist()[:2] == [False] * 2
+    far = ["Journal of Bees"] + ["line"] * TITLE_RIVAL_WINDOW + ["Seasonal shifts in nectar foraging"]
+    assert above_larger_text(_zones(far, [16] * (len(far) - 1) + [32])).tolist()[:2] == [False, True]
+    assert above_larger_text(_zones([], [])).tolist() == []
+    assert above_larger_text(_zones(texts[:3], [0, float("nan"), 32])).tolist() == [False] * 3
+
+
+def test_the_default_vetoes_bar_the_title_around_a_sentence_in_larger_type():
+    texts = ["Archives of Psychology", "The crisis of confidence in findings", "From Beepedia, the open encyclopedia"]
+    barred = _barred(_zones(texts, [16, 32, 16]))
+    assert barred[:, STATE_INDEX["Title"]].tolist() == [True, False, True]
 
 
 def test_the_default_vetoes_bar_names_and_addresses_for_captions_and_citation_lines_and_the_abstract_for_citations():
@@ -113,11 +146,11 @@ def test_the_default_vetoes_bar_components_but_the_abstract_for_a_copyright_noti
     assert {STATES[j] for j in np.flatnonzero(barred[0])} == {"Title", "Authors", "Affiliations", "References"}
 
 
-def test_the_default_vetoes_leave_the_title_to_the_model_and_bar_a_sentence_from_the_byline():
+def test_the_default_vetoes_bar_the_title_below_a_larger_sentence():
     texts = ["Seasonal shifts in nectar foraging", "From Beepedia, the open encyclopedia", "Ada Lovelace"]
     barred = _barred(_zones(texts, [30, 16, 14]))
-    assert not barred[:, STATE_INDEX["Title"]].any()
-    assert barred.sum() == 2 and barred[:2, STATE_INDEX["Authors"]].all()  # the two sentences are no byline
+    assert barred[:, STATE_INDEX["Title"]].tolist() == [False, True, True]
+    assert barred.sum() == 4  # and Authors for the two sentences
 
 
 def test_sentences_are_mostly_lower_case_words_with_a_short_one():

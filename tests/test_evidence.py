@@ -43,6 +43,21 @@ def test_each_declared_field_matches_its_own_zone_best():
     assert features("Results were mixed in the field.")["meta_abstract"] == 0.0
 
 
+def test_a_second_showing_of_the_title_or_byline_is_seen_before():
+    from scilabel.features.evidence import evidence_matrix
+
+    texts = ["Root growth of Vicia faba under drought", "Ada Okafor, Min-jun Lee", "Body text.",
+             "Okafor A, Lee M. Root growth of Vicia faba under drought. J Bot 2020."]
+    rows = [dict(zip(EVIDENCE_FEATURES, row)) for row in evidence_matrix(texts, [DECLARED] * len(texts))]
+    assert rows[0]["meta_title_seen"] == 0.0 and rows[1]["meta_authors_seen"] == 0.0
+    assert rows[3]["meta_title"] > 0.5 and rows[3]["meta_title_seen"] == rows[3]["meta_title"]
+    assert rows[3]["meta_authors"] > 0 and rows[3]["meta_authors_seen"] == 1.0
+    # two pages: what one page matched is not seen on the other
+    other = Declared(**DECLARED.to_dict())
+    two = evidence_matrix(texts[:2] * 2, [DECLARED, DECLARED, other, other])
+    assert (two[:2] == two[2:]).all()
+
+
 def test_no_declaration_gives_zeros_and_a_partial_one_says_what_it_declares():
     assert set(features("Root growth", None).values()) == {0.0}
     partial = features("Root growth", Declared(title="Root growth"))
@@ -173,8 +188,8 @@ def test_metadata_evidence_is_a_bounded_ratio_and_nothing_without_a_declaration(
     evidence[:50, 0] = rng.uniform(0.8, 1.0, 50)  # titles match the declared title
     evidence[50:, 0] = rng.uniform(0.0, 0.3, 450)
     model = MetadataEvidence(floor=0.05).fit(evidence, labels)
-    ratio = model.log_ratio(np.array([[0.95] + [0.0] * 9, [0.1] + [0.0] * 9, [0.95] + [0.0] * 9]),
-                            np.array([True, True, False]))
+    rest = [0.0] * (len(EVIDENCE_FEATURES) - 1)
+    ratio = model.log_ratio(np.array([[0.95, *rest], [0.1, *rest], [0.95, *rest]]), np.array([True, True, False]))
     title = LABELS.index("title")
     assert ratio[0, title] > 1.0 > ratio[1, title]
     assert ratio.min() >= np.log(0.05) - 1e-9

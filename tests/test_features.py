@@ -139,6 +139,25 @@ def test_first_prose_passes_over_site_notices_but_not_an_abstract_ending_with_it
     assert layout_features(pd.DataFrame([zone(late, 0)]))["first_prose"].tolist() == [1]
 
 
+def test_max_before_is_the_largest_value_above_each_zone_on_its_page():
+    pages = np.array(["p", "q", "p", "q", "p", "p"], dtype=object)  # pages interleaved in the rows
+    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "document": pages})
+    values = np.array([3.0, 9.0, 1.0, 0.0, 5.0, 2.0])
+    assert arrays.max_before(values).tolist() == [0.0, 0.0, 3.0, 9.0, 3.0, 5.0]
+    assert ZoneArrays({"text": np.array([], dtype=object)}).max_before(np.array([])).tolist() == []
+    assert ZoneArrays.of(arrays) is arrays and ZoneArrays.of({"text": pages}).n_zones == 6
+
+
+def test_max_after_is_the_largest_value_among_the_next_zones_on_its_page():
+    pages = np.array(["p", "q", "p", "q", "p", "p"], dtype=object)  # p: rows 0, 2, 4, 5; q: rows 1, 3
+    arrays = ZoneArrays({"text": np.array(["x"] * 6, dtype=object), "document": pages})
+    values = np.array([3.0, 9.0, 1.0, 4.0, 5.0, 2.0])
+    assert arrays.max_after(values, 1).tolist() == [1.0, 4.0, 5.0, 0.0, 2.0, 0.0]
+    assert arrays.max_after(values, 2).tolist() == [5.0, 4.0, 5.0, 0.0, 2.0, 0.0]
+    assert arrays.max_after(values, 10).tolist() == [5.0, 4.0, 5.0, 0.0, 2.0, 0.0]
+    assert ZoneArrays({"text": np.array([], dtype=object)}).max_after(np.array([]), 3).tolist() == []
+
+
 def test_name_shape_marks_zones_written_as_names():
     texts = ["Núria Bonifaci", "Gómez-Baldó L, O'Neil A", "J. R. Evans", "Bo Shi and Vijay K. Dhir",
              "By Ya Zhao 1,2 & Carolina Beltrame Del Debbio", "We measured 12 roots", "BRCA1 and RHAMM", "2019",

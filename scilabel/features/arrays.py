@@ -270,6 +270,41 @@ class ZoneArrays:
         """In page order (:attr:`by_page`), whether each zone is the first of its page."""
         return run_starts(self.pages[self.by_page])
 
+    def max_before(self, values: np.ndarray) -> np.ndarray:
+        """Per zone, the largest of ``values`` (none negative) over the zones before it on its page
+        (in reading order); 0 for a page's first zone."""
+        order, starts = self.by_page, self.page_starts
+        ordered = np.asarray(values, dtype=float)[order]
+        # a running maximum per page: pages lifted one above another
+        lift = np.cumsum(starts) * (1.0 + (ordered.max() if len(ordered) else 0.0))
+        before = np.empty(len(ordered))
+        before[:1] = 0.0
+        before[1:] = (np.maximum.accumulate(ordered + lift) - lift)[:-1]
+        before[starts] = 0.0
+        out = np.empty(len(ordered))
+        out[order] = before
+        return out
+
+    def max_after(self, values: np.ndarray, window: int) -> np.ndarray:
+        """Per zone, the largest of ``values`` (none negative) over the next ``window`` zones on its page
+        (in reading order); 0 for a page's last zone."""
+        order = self.by_page
+        n = len(order)
+        out = np.zeros(n)
+        if n < 2 or window < 1:
+            return out
+        ordered = np.asarray(values, dtype=float)[order]
+        # pages lowered one below another, so that a later page's zones never win
+        lift = (ordered.max() + 1.0) * self.pages[order]
+        ahead = np.append(ordered[1:] - lift[1:], -np.inf)  # ahead[i]: the zone after zone i
+        # maxima over spans of 1, 2, 4 ... zones ahead, then two spans cover the window
+        span = 1
+        while 2 * span <= window:
+            ahead = np.maximum(ahead, _ahead(ahead, span))
+            span *= 2
+        out[order] = np.maximum(np.maximum(ahead, _ahead(ahead, window - span)) + lift, 0.0)
+        return out
+
     @cached_property
     def n_pages(self) -> int:
         """Number of pages."""

@@ -86,9 +86,13 @@ class Declared:
         return frozenset(b for ref in self.references for b in _bigrams(_tokens(ref)))
 
 
-#: Per declared field: how much of the zone it accounts for (``meta_*``), and whether the page declares
-#: it (``declares_*``): a declared field that a zone does not match is evidence against it.
+#: Per declared field: how much of the zone it accounts for (``meta_*``); for title, authors and
+#: affiliations, how much of that match earlier zones of the page already made (``*_seen``: the second
+#: showing of a byline, in an author panel or a "cite this" line, is not the byline); and whether the
+#: page declares the field (``declares_*``): a declared field that a zone does not match is evidence
+#: against it.
 EVIDENCE_FEATURES = ("meta_title", "meta_authors", "meta_affiliations", "meta_abstract", "meta_references",
+                     "meta_title_seen", "meta_authors_seen", "meta_affiliations_seen",
                      "declares_title", "declares_authors", "declares_affiliations", "declares_abstract",
                      "declares_references")
 
@@ -97,40 +101,52 @@ def _share(found: int, total: int) -> float:
     return found / total if total else 0.0
 
 
+class _Page:
+    """The evidence of one page's zones, taken in reading order (what earlier zones matched)."""
+
+    def __init__(self, declared: Declared):
+        self.declared = declared
+        self.best_title = 0.0
+        self.names: set[str] = set()
+        self.institutions: set[str] = set()
+        d = declared
+        self.declares = (float(bool(d.title)), float(bool(d.authors)), float(bool(d.institutions)),
+                         float(bool(d.abstract)), float(bool(d.references)))
+
+    def next_zone(self, tokens: list[str]) -> tuple[float, ...]:
+        """The next zone's :data:`EVIDENCE_FEATURES` from its tokens."""
+        d = self.declared
+        words = [t for t in tokens if len(t) > 1 and not t.isdigit()]
+        token_set = set(tokens)
+        pairs = _bigrams(tokens)
+        title = _share(2 * len(token_set & d.title_tokens), len(token_set) + len(d.title_tokens))
+        names = [w for w in words if w in d.name_tokens]
+        institutions = [w for w in words if w in d.institution_tokens]
+        seen = (min(title, self.best_title), _share(sum(w in self.names for w in names), len(names)),
+                _share(sum(w in self.institutions for w in institutions), len(institutions)))
+        self.best_title = max(self.best_title, title)
+        self.names.update(names)
+        self.institutions.update(institutions)
+        return (title, _share(len(names), len(words)), _share(len(institutions), len(words)),
+                _share(len(pairs & d.abstract_bigrams), len(pairs)), _share(len(pairs & d.reference_bigrams), len(pairs)),
+                *seen, *self.declares)
+
+
 def zone_evidence(text: str, declared: Declared | None) -> tuple[float, ...]:
-    """One zone's :data:`EVIDENCE_FEATURES` (all 0 without a declared record).
+    """One zone's :data:`EVIDENCE_FEATURES`, as the first zone of its page (all 0 without a declared record).
 
     Title: Dice of the zone's and the title's token sets. Authors: share of the zone's words (two
     letters or more) that are declared name tokens. Affiliations: share of the zone's words in the
     declared institutions. Abstract and references: share of the zone's word pairs found in the
     declared abstract or reference list (pairs, since single words of prose match any abstract).
     """
-    if declared is None:
-        return (0.0,) * len(EVIDENCE_FEATURES)
-    return _evidence(_tokens(text), declared)
-
-
-def _evidence(tokens: list[str], declared: Declared) -> tuple[float, ...]:
-    """:func:`zone_evidence` of a zone's tokens."""
-    words = [t for t in tokens if len(t) > 1 and not t.isdigit()]
-    token_set = set(tokens)
-    title = declared.title_tokens
-    pairs = _bigrams(tokens)
-    names, institutions = declared.name_tokens, declared.institution_tokens
-    return (
-        _share(2 * len(token_set & title), len(token_set) + len(title)),
-        _share(sum(w in names for w in words), len(words)) if names else 0.0,
-        _share(sum(w in institutions for w in words), len(words)) if institutions else 0.0,
-        _share(len(pairs & declared.abstract_bigrams), len(pairs)),
-        _share(len(pairs & declared.reference_bigrams), len(pairs)),
-        float(bool(title)), float(bool(declared.authors)), float(bool(declared.institutions)),
-        float(bool(declared.abstract)), float(bool(declared.references)),
-    )
+    return evidence_matrix([text], [declared])[0]
 
 
 def evidence_matrix(texts: Sequence[str], declared: Sequence[Declared | None]) -> np.ndarray:
-    """(n_zones, len(EVIDENCE_FEATURES)) evidence of zones and their pages' declared records; the
-    texts of each page's zones are normalised in one pass."""
+    """(n_zones, len(EVIDENCE_FEATURES)) evidence of zones (each page's in reading order) and their
+    pages' declared records (:func:`zone_evidence`; the ``*_seen`` features from the earlier zones of the
+    same page); the texts of each page's zones are normalised in one pass."""
     out = np.zeros((len(texts), len(EVIDENCE_FEATURES)))
     rows_of: dict[int, list[int]] = {}
     records: dict[int, Declared] = {}
@@ -140,8 +156,9 @@ def evidence_matrix(texts: Sequence[str], declared: Sequence[Declared | None]) -
             records[id(record)] = record
     for key, rows in rows_of.items():
         joined = unicodedata.normalize("NFKC", "\x00".join(str(texts[i]).replace("\x00", " ") for i in rows)).casefold()
+        page = _Page(records[key])
         for i, text in zip(rows, joined.split("\x00")):
-            out[i] = _evidence(_WORD.findall(text), records[key])
+            out[i] = page.next_zone(_WORD.findall(text))
     return out
 
 

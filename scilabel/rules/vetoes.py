@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..constraints import (byline_captions, citation_lines, dated, editor_credits, measurements, section_headings,
-                           sentences, site_controls, site_notices, table_row_cells)
+from ..constraints import (above_larger_text, below_larger_text, byline_captions, citation_lines, dated,
+                           editor_credits, measurements, section_headings, sentences, site_controls, site_notices,
+                           table_row_cells)
 from ..features import ZoneArrays, Zones
 from ..schema import STATE_INDEX, STATES
 
@@ -77,6 +78,8 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("measurement", measurements, bars=_NOT_A_BYLINE),
     Veto("editor_credit", editor_credits, bars=_NOT_A_BYLINE),
     Veto("section_heading", section_headings, bars=("Abstract",)),
+    Veto("below_larger_text", below_larger_text, bars=("Title",)),
+    Veto("above_larger_text", above_larger_text, bars=("Title",)),
     Veto("dated", dated, bars=("Authors",)),
     Veto("sentence", sentences, bars=("Authors",)),
     Veto("site_notice", site_notices, bars=_NOT_A_NOTICE),
