@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lxml import html as lxml_html
 
-from scilabel.corpus.generate import FAMILY_SPLITS, article_split, generate_corpus
+from scilabel.corpus.generate import ALL_FAMILIES, FAMILY_SPLITS, article_split, generate_corpus
 from scilabel.corpus.jats import Article, Paragraph, norm, parse_jats
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.schema import MAJOR_LABELS
@@ -51,7 +51,7 @@ def labelled(doc, label: str) -> list:
 
 def test_registry_and_split_map() -> None:
     assert len(FAMILIES) >= 12
-    assert set(FAMILY_SPLITS) == set(FAMILIES)
+    assert set(FAMILY_SPLITS) == set(ALL_FAMILIES)
     per_split = Counter(FAMILY_SPLITS.values())
     assert set(per_split) == {"train", "dev", "test"} and per_split["test"] >= 2 and per_split["dev"] >= 2
     assert all(f.description and f.name == name for name, f in FAMILIES.items())
@@ -187,7 +187,7 @@ def test_generate_corpus_is_deterministic_and_split_clean(small_corpus: Path, tm
     files_a = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file())
     files_b = sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*") if p.is_file())
     n_external = int((first["styles"] == "external").sum())
-    assert files_a == files_b and len(files_a) == len(first) + n_external + 1  # pages, style sheets, manifest
+    assert files_a == files_b and len(files_a) == len(first) + n_external + 2  # pages, style sheets, manifest, dropped
     assert 0 < n_external < len(first)
     assert set(first["view"]) <= {"full", "reader"}
     assert all((tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes() for f in files_a)

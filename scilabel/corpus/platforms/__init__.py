@@ -4,8 +4,10 @@ arXiv, OJS, Janeway, InvenioRDM, Quarto), read from the shared renderers folder
 from __future__ import annotations
 
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
+from scilabel.corpus.platforms.markup import PageDropped
+from scilabel.corpus.platforms.pmc_preview import PmcPreview
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(),)}
 
-__all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]
+__all__ = ["PLATFORMS", "PageDropped", "PlatformFamily", "renderers_dir"]
