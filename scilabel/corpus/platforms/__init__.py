@@ -6,8 +6,9 @@ from __future__ import annotations
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.markup import PageDropped
 from scilabel.corpus.platforms.pmc_preview import PmcPreview
+from scilabel.corpus.platforms.scielo import Scielo
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(),)}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(), Scielo())}
 
 __all__ = ["PLATFORMS", "PageDropped", "PlatformFamily", "renderers_dir"]

@@ -43,11 +43,14 @@ class PageDropped(ValueError):
 
 def load_jats(path: str | Path) -> etree._ElementTree:
     """The raw JATS article, for the platform's own stylesheets (no DTD, no network; parsed as leniently
-    as :func:`~scilabel.corpus.jats.parse_jats` does); of a ``pmc-articleset``, its first article."""
+    as :func:`~scilabel.corpus.jats.parse_jats` does); of a ``pmc-articleset``, its first article.
+    NLM 2.x ``citation`` elements get their JATS name, ``mixed-citation``, which the stylesheets know."""
     parser = etree.XMLParser(recover=True, load_dtd=False, no_network=True, resolve_entities=False, huge_tree=True)
     tree = etree.parse(str(path), parser)
     if tree.getroot().tag == "pmc-articleset":
-        return etree.ElementTree(copy.deepcopy(tree.getroot().find("article")))
+        tree = etree.ElementTree(copy.deepcopy(tree.getroot().find("article")))
+    for el in tree.iter("citation"):
+        el.tag = "mixed-citation"
     return tree
 
 
@@ -86,14 +89,19 @@ def shown_text(el: etree._Element) -> str:
     return " ".join("".join(parts).split())
 
 
+def _diff(shown: str, expected: str) -> tuple[Counter, Counter]:
+    """The words of ``expected`` that ``shown`` lacks (a word inside a longer one counts as shown) and
+    the words ``shown`` has beyond it."""
+    got, want = Counter(words(shown)), Counter(words(expected))
+    squashed = "".join(words(shown))
+    return Counter({w: n for w, n in (want - got).items() if w not in squashed}), got - want
+
+
 def mismatch(shown: str, expected: str, slack: int = 0, lost: int = 0) -> str | None:
     """Why ``shown`` is not ``expected``, or None: more than ``lost`` of its words missing, or more than
     ``slack`` words extra. A word may be part of a longer one: platforms run adjacent elements together
     ("1Rotman Research", "Bruchusaffinis", "J BanchereauR. M Steinman1998Dendritic")."""
-    got, want = Counter(words(shown)), Counter(words(expected))
-    squashed = "".join(words(shown))
-    missing = Counter({w: n for w, n in (want - got).items() if w not in squashed})
-    extra = got - want
+    missing, extra = _diff(shown, expected)
     if sum(missing.values()) > lost:
         return f"missing {' '.join(sorted(missing.elements())[:8])!r}"
     if sum(extra.values()) > slack:
@@ -158,6 +166,11 @@ def mark_reference(el: etree._Element, ref: Reference) -> None:
     _set(el, ref_attrs(ref))
 
 
+def mark_cite(el: etree._Element, ref_ids: Sequence[str]) -> None:
+    """Mark ``el`` as an in-text citation of the references ``ref_ids``."""
+    _set(el, cite_attrs(ref_ids))
+
+
 def mark_citations(root: etree._Element, article: Article, href: str = "#{}") -> int:
     """Mark every link to a reference (``href`` formatted with the reference id) as an in-text
     citation of that reference; returns how many."""
@@ -166,7 +179,7 @@ def mark_citations(root: etree._Element, article: Article, href: str = "#{}") ->
     for a in root.iter("a"):
         ref_id = targets.get(a.get("href", ""))
         if ref_id is not None and a.get("data-scilabel-ref") is None:
-            _set(a, cite_attrs([ref_id]))
+            mark_cite(a, [ref_id])
             n += 1
     return n
 
@@ -211,6 +224,25 @@ def mark_authors(
     return marked
 
 
+def mark_run(
+    elements: Sequence[etree._Element], expected: str, label: str, slack: int = 0, lost: int = 0
+) -> list[etree._Element]:
+    """Mark the first run of consecutive ``elements`` that together show ``expected`` (:func:`mismatch`)
+    as ``label`` (an abstract whose container also holds its heading or the keywords); returns the run,
+    empty when there is none."""
+    texts = [shown_text(el) for el in elements]
+    for i in range(len(elements)):
+        for j in range(i + 1, len(elements) + 1):
+            missing, extra = _diff(" ".join(texts[i:j]), expected)
+            if sum(extra.values()) > slack:
+                break
+            if sum(missing.values()) <= lost:
+                for el in elements[i:j]:
+                    mark(el, label)
+                return list(elements[i:j])
+    return []
+
+
 def by_id(root: etree._Element, ident: str) -> etree._Element | None:
     """The element with id ``ident``."""
     found = root.xpath("//*[@id=$i]", i=ident)
@@ -223,6 +255,14 @@ def has_class(cls: str) -> str:
 
 
 # ---------------------------------------------------------------------------- the document
+
+
+@lru_cache(maxsize=None)
+def style_sheet(path: Path) -> str:
+    """A platform's style sheet without comments and runs of white space (the same rules, a smaller
+    page), read once per process."""
+    css = path.read_text(encoding="utf-8")
+    return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", css, flags=re.S)).strip()
 
 
 def finish(root: etree._Element, css: str, variant: str, lang: str = "en") -> str:

@@ -35,16 +35,19 @@ from scilabel.corpus.platforms.markup import (
     mismatch,
     parse_html,
     shown_text,
+    style_sheet,
     xslt,
 )
 from scilabel.corpus.templates.base import PageContext, pick
 
 FOLDER = "ncbi__JATSPreviewStylesheets"
 MAIN = "xslt/main/jats-html.xsl"
+#: The NLM/PubMed citation pre-pass: every citation becomes a punctuated ``mixed-citation``.
+CITATIONS = "xslt/citations-prep/jats-PMCcit.xsl"
 #: Pre-passes before the main transform, per variant (the repository's saxon shells chain them).
 PIPELINES: dict[str, tuple[str, ...]] = {
-    "pmc-citations": ("xslt/citations-prep/jats-PMCcit.xsl",),
-    "web-pmc-citations": ("xslt/prep/jats-webfilter.xsl", "xslt/citations-prep/jats-PMCcit.xsl"),
+    "pmc-citations": (CITATIONS,),
+    "web-pmc-citations": ("xslt/prep/jats-webfilter.xsl", CITATIONS),
 }
 _ROW = f"div[{has_class('metadata')} and {has_class('table')}]"
 _SECTION = f"{has_class('section')} or {has_class('back-section')}"
@@ -69,7 +72,7 @@ class PmcPreview(PlatformFamily):
         for el in page.xpath(f"//*[{has_class('warning')}]"):
             el.drop_tree()
         gold(page, article)
-        return finish(page, (root / "jats-preview.css").read_text(encoding="utf-8"), variant)
+        return finish(page, style_sheet(root / "jats-preview.css"), variant)
 
 
 def gold(page: etree._Element, article: Article) -> None:
