@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.markup import PageDropped
+from scilabel.corpus.platforms.janeway import Janeway
 from scilabel.corpus.platforms.pmc_preview import PmcPreview
 from scilabel.corpus.platforms.scielo import Scielo
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(), Scielo())}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(), Scielo(), Janeway())}
 
 __all__ = ["PLATFORMS", "PageDropped", "PlatformFamily", "renderers_dir"]

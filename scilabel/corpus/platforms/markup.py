@@ -24,7 +24,7 @@ from pathlib import Path
 from lxml import etree
 from lxml import html as lxml_html
 
-from scilabel.corpus.jats import Article, Reference
+from scilabel.corpus.jats import Article, Author, Reference
 from scilabel.corpus.templates.base import cite_attrs, content, lab, ref_attrs, section_attrs
 
 _WORD = re.compile(r"\w+")
@@ -55,9 +55,17 @@ def load_jats(path: str | Path) -> etree._ElementTree:
 
 
 @lru_cache(maxsize=None)
-def xslt(path: Path) -> etree.XSLT:
-    """An XSLT 1.0 stylesheet compiled once per process."""
+def _compiled(path: Path) -> etree.XSLT:
     return etree.XSLT(etree.parse(str(path)))
+
+
+def transform(path: Path, doc: etree._ElementTree, **params: str) -> etree._XSLTResultTree:
+    """``doc`` through the XSLT 1.0 stylesheet at ``path`` (compiled once per process); a stylesheet
+    that fails on the article drops the page."""
+    try:
+        return _compiled(path)(doc, **params)
+    except etree.XSLTApplyError as exc:
+        raise PageDropped(f"{path.name} failed on the article: {exc}") from exc
 
 
 def parse_html(text: str) -> etree._Element:
@@ -203,15 +211,15 @@ def mark_references(pairs: Iterable[tuple[etree._Element, Reference]], article: 
 
 
 def mark_authors(
-    entries: Sequence[etree._Element], article: Article, scope: etree._Element, slack: int = 12
+    entries: Sequence[etree._Element], authors: Sequence[Author], scope: etree._Element, slack: int = 12
 ) -> list[etree._Element]:
-    """Mark, in order, the entry that shows each author's name among ``entries`` (the platform's
+    """Mark, in order, the entry that shows each of ``authors``' names among ``entries`` (the platform's
     contributor entries, in page order; entries of other contributors are skipped and stay unmarked).
     An author whose name the platform leaves out (``scope`` shows it nowhere) is skipped. Returns the
     marked entries."""
     marked = []
     start = 0
-    for author in article.authors:
+    for author in authors:
         for i in range(start, len(entries)):
             if mismatch(shown_text(entries[i]), author.name, slack) is None:
                 mark(entries[i], "authors")

@@ -36,7 +36,7 @@ from scilabel.corpus.platforms.markup import (
     parse_html,
     shown_text,
     style_sheet,
-    xslt,
+    transform,
 )
 from scilabel.corpus.templates.base import PageContext, pick
 
@@ -66,8 +66,8 @@ class PmcPreview(PlatformFamily):
         variant = pick(rng, {v: 1 for v in PIPELINES})
         doc = load_jats(article.source)
         for step in PIPELINES[variant]:
-            doc = xslt(root / step)(doc)
-        page = parse_html(str(xslt(root / MAIN)(doc)))
+            doc = transform(root / step, doc)
+        page = parse_html(str(transform(root / MAIN, doc)))
         # the preview's warnings to the editor ("{ label needed for aff[@id='aff1'] }") are no page text
         for el in page.xpath(f"//*[{has_class('warning')}]"):
             el.drop_tree()
@@ -92,7 +92,7 @@ def gold(page: etree._Element, article: Article) -> None:
     rows = _front_rows(heads[0].getparent())
     if article.authors:
         cells = [r.xpath("div[1]")[0] for r in rows["contrib"]]
-        for cell in mark_authors(cells, article, front[0], slack=16):
+        for cell in mark_authors(cells, article.authors, front[0], slack=16):
             for entry in cell.iter("p"):  # "(Equal contributor)": a note, not a name
                 if not "".join(entry.xpath("text()|*[not(" + has_class("generated") + ")]//text()")).strip():
                     mark(entry, "other")

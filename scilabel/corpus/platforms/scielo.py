@@ -42,7 +42,7 @@ from scilabel.corpus.platforms.markup import (
     shown_text,
     style_sheet,
     words,
-    xslt,
+    transform,
 )
 from scilabel.corpus.templates.base import PageContext, pick
 
@@ -71,9 +71,10 @@ class Scielo(PlatformFamily):
         generator = root / FOLDER / GENERATOR
         version = pick(rng, {v: 1 for v in VERSIONS})
         stylesheet, sheets = VERSIONS[version]
-        doc = xslt(root / pmc_preview.FOLDER / pmc_preview.CITATIONS)(load_jats(article.source))
+        doc = transform(root / pmc_preview.FOLDER / pmc_preview.CITATIONS, load_jats(article.source))
         lang = doc.getroot().get(_XML_LANG) or "en"
-        page = parse_html(str(xslt(generator / stylesheet)(doc, article_lang=f"'{lang}'", is_translation="'False'")))
+        params = {"article_lang": f"'{lang}'", "is_translation": "'False'"}
+        page = parse_html(str(transform(generator / stylesheet, doc, **params)))
         ref_ids = doc.xpath("/article/back//ref-list//ref/@id")
         gold(page, article, [str(r) for r in ref_ids])
         css = "\n".join(style_sheet(generator / s) for s in sheets)
@@ -89,7 +90,7 @@ def gold(page: etree._Element, article: Article, ref_ids: list[str]) -> None:
     if article.authors and modal:
         names = page.xpath(f"//*[@id='ModalTutors']//*[{has_class('tutors')}]/strong"
                            f" | //*[@id='ModalTutors']//*[{has_class('author-name')}]")
-        mark_authors(names, article, modal[0], slack=3)
+        mark_authors(names, article.authors, modal[0], slack=3)
     affs = {a.aff_id: a for a in article.affiliations}
     for span in page.xpath("//span[@data-aff-display]"):
         aff = affs.get(span.get("data-aff-display"))
