@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 
 missing=()
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3 python3-venv)
-# libjs-bootstrap4: the style sheet Janeway's clean theme loads (scilabel.corpus.platforms.janeway)
-for pkg in fonts-liberation fonts-dejavu-core libjs-bootstrap4; do
+# for the corpus's real-platform families (scilabel.corpus.platforms): libjs-bootstrap4, the style sheet
+# Janeway's clean theme loads; Java FreeMarker and a JDK for PLOS Wombat's templates, sassc for its SCSS
+for pkg in fonts-liberation fonts-dejavu-core libjs-bootstrap4 libfreemarker-java default-jdk-headless sassc; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ -z "${SCILABEL_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then

@@ -8,8 +8,9 @@ from scilabel.corpus.platforms.markup import PageDropped
 from scilabel.corpus.platforms.janeway import Janeway
 from scilabel.corpus.platforms.pmc_preview import PmcPreview
 from scilabel.corpus.platforms.scielo import Scielo
+from scilabel.corpus.platforms.wombat import PlosWombat
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(), Scielo(), Janeway())}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(), Scielo(), Janeway(), PlosWombat())}
 
 __all__ = ["PLATFORMS", "PageDropped", "PlatformFamily", "renderers_dir"]

@@ -99,7 +99,7 @@ class Janeway(PlatformFamily):
         if doc.xpath("//ref[element-citation or nlm-citation]"):
             galley = "default"  # michigan.xsl shows mixed citations only
         content = str(transform(src / "transform" / "xsl" / f"{galley}.xsl", doc))
-        text = _engine(theme).get_template("journal/article.html").render(
+        text = _engine(src, theme).get_template("journal/article.html").render(
             _context(article, rng, content, banner, theme)
         )
         page = parse_html(text)
@@ -109,14 +109,14 @@ class Janeway(PlatformFamily):
 
 
 @lru_cache(maxsize=None)
-def _engine(theme: str):
-    """A Django template engine with the theme's search path and the stand-in tag libraries."""
+def _engine(src: Path, theme: str):
+    """A Django template engine with the theme's search path in Janeway's ``src`` folder and the
+    stand-in tag libraries."""
     from django.conf import settings
     from django.template import Engine
 
     if not settings.configured:
         settings.configure(USE_I18N=False, USE_TZ=False)
-    src = renderers_dir() / FOLDER / "src"
     dirs = [src / "themes" / theme / "templates", src / "themes" / "OLH" / "templates", src / "templates",
             src / "templates" / "common", src / "templates" / "admin"]
     tags = "scilabel.corpus.platforms.janeway_tags"
