@@ -13,6 +13,7 @@ from lxml import html as lxml_html
 
 from scilabel.corpus.generate import ALL_FAMILIES, FAMILY_SPLITS, article_split, generate_corpus
 from scilabel.corpus.jats import Article, Paragraph, norm, parse_jats
+from scilabel.corpus.platforms import PLATFORMS
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.schema import MAJOR_LABELS
 
@@ -213,7 +214,8 @@ def test_generate_corpus_is_deterministic_and_split_clean(small_corpus: Path, tm
         assert ("<style>" not in page) == external == sheet.is_file()
         if external:
             assert f'<link rel="stylesheet" href="{sheet.name}">' in page and "{" in sheet.read_text(encoding="utf-8")
-        assert row.n_title == 1 and row.n_references == row.n_refs
+        # a platform may show its title twice (Janeway's block for small screens, a subtitle of its own)
+        assert (row.n_title == 1 or row.family in PLATFORMS and row.n_title > 1) and row.n_references == row.n_refs
         assert row.n_citations == page.count("data-scilabel-cite=")
     assert {"path", "family", "split", "article_id", "source", "n_authors", "n_abstract", "variant"} <= set(
         first.columns

@@ -294,11 +294,13 @@ def style_sheet(path: Path) -> str:
 def finish(root: etree._Element, css: str, variant: str, lang: str = "en") -> str:
     """The marked page as a self-contained document: the platform's style sheet (``css`` and any
     ``<style>`` blocks of its own) inlined as one style block, nothing fetched from outside (scripts,
-    linked style sheets, images and CSS ``url()`` resources go: rendering is offline)."""
+    linked style sheets, images and CSS ``url()`` resources go: rendering is offline), no comments."""
     head = root.find("head")
     if head is None:
         head = etree.Element("head")
         root.insert(0, head)
+    for comment in list(root.iter(etree.Comment)):  # never shown; some hold conditional <style> blocks
+        _drop(comment)
     own = []
     for el in list(root.iter("script", "noscript", "link", "style", "iframe")):
         if el.tag == "style":

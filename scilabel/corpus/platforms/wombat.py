@@ -123,7 +123,7 @@ def _transform(themes: Path, doc: etree._ElementTree) -> str:
     processor, executable = _executable(themes)
     xml = etree.tostring(doc.getroot(), encoding="unicode")
     undeclared = "".join(f' xmlns:{p}="{uri}"' for p, uri in NAMESPACES.items()
-                         if f"{p}:" in xml and f"xmlns:{p}=" not in xml)
+                         if f"{p}:" in xml and p not in doc.getroot().nsmap)
     xml = xml.replace(f"<{doc.getroot().tag}", f"<{doc.getroot().tag}{undeclared}", 1)
     xml = _ENTITY.sub(lambda m: m.group(0) if m.group(1) in _XML_ENTITIES
                       else html.escape(html.unescape(m.group(0)), quote=False), xml)
