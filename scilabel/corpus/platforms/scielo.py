@@ -48,10 +48,11 @@ from scilabel.corpus.templates.base import PageContext, pick
 
 FOLDER = "scieloorg__packtools"
 GENERATOR = "packtools/catalogs/htmlgenerator"
-#: The stylesheet and its style sheets per version.
+#: The stylesheet and its style sheets per version, by the name of the version's look (2.0: the
+#: standalone bundle; 3.0: Bootstrap 5 and SciELO's design system).
 VERSIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "v2": ("root-html-2.0.xslt", ("static/scielo-article-standalone.css",)),
-    "v3": ("root-html-3.0.xslt", ("v3.0/static/css/bootstrap.css", "v3.0/static/css/article.css")),
+    "standalone": ("root-html-2.0.xslt", ("static/scielo-article-standalone.css",)),
+    "bootstrap": ("root-html-3.0.xslt", ("v3.0/static/css/bootstrap.css", "v3.0/static/css/article.css")),
 }
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 #: Sections of the article text that are not its body.
