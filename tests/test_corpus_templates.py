@@ -214,7 +214,7 @@ def test_generate_corpus_is_deterministic_and_split_clean(small_corpus: Path, tm
         assert ("<style>" not in page) == external == sheet.is_file()
         if external:
             assert f'<link rel="stylesheet" href="{sheet.name}">' in page and "{" in sheet.read_text(encoding="utf-8")
-        # a platform may show its title twice (Janeway's block for small screens, a subtitle of its own)
+        # a platform may set its title in two elements (the NCBI preview's subtitle)
         assert (row.n_title == 1 or row.family in PLATFORMS and row.n_title > 1) and row.n_references == row.n_refs
         assert row.n_citations == page.count("data-scilabel-cite=")
     assert {"path", "family", "split", "article_id", "source", "n_authors", "n_abstract", "variant"} <= set(

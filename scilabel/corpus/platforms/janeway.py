@@ -3,10 +3,11 @@ or ``michigan.xsl``, XSLT 1.0, lxml) inside its Django article-page templates, i
 material theme.
 
 The themes put the title (OLH and clean with the author names) in a banner (or, with the large image
-off, above the abstract; OLH repeats them in a block for small screens), then the abstract, keywords, "How to
+off, above the abstract; OLH repeats them in a block for small screens, which is furniture here, as a
+sticky header's repeat is in the real-page gold), then the abstract, keywords, "How to
 Cite", funding, metrics, dates and licence, the galley (body, acknowledgements, references); a sidebar
-holds share links, "Author details" (each author with the first affiliation as its organisation), files,
-issue, DOI and publication details. ``citation_*`` and Dublin Core meta tags fill the head.
+holds share links, "Author details" (each author with the first affiliation as its organisation: the
+affiliations, and the byline where the title has none), files, issue, DOI and publication details. ``citation_*`` and Dublin Core meta tags fill the head.
 
 Janeway stores the front matter in its database, not in the galley: the article's title, authors,
 affiliations, abstract and keywords come from the parsed article (the abstract as HTML paragraphs,
@@ -230,18 +231,20 @@ def _abstract_html(article: Article) -> str:
 
 def gold(page: etree._Element, article: Article) -> None:
     """Mark the page's components (module docstring) after checking them against ``article``."""
-    titles = [h for h in page.iter("h1") if mismatch(shown_text(h), article.title) is None]
+    # the yardstick's gold has the title and the byline once: OLH's repeat for small screens is furniture
+    small = "ancestor::*[contains(@class, 'show-for-small-only')]"
+    titles = [h for h in page.xpath(f"//h1[not({small})]") if mismatch(shown_text(h), article.title) is None]
     if not titles:
         raise PageDropped("title: not found on the page")
-    for h in titles:
-        mark(h, "title")
-    bylines = page.xpath("//ul[contains(@class, 'comma-and-sep')][li/a[starts-with(@href, '#author-')]]")
-    for byline in bylines:
-        mark_authors(byline.xpath("li[a]"), article.authors[:BYLINE_LIMIT], byline, slack=0)
+    mark(titles[0], "title")
     details = page.xpath("//ul[starts-with(@id, 'author-')]")
-    mark_authors([d.xpath(".//span[@itemprop='name']")[0] for d in details], article.authors, page, slack=0)
     if article.authors and not details:
         raise PageDropped("authors: no author details on the page")
+    bylines = page.xpath(f"//ul[contains(@class, 'comma-and-sep')][li/a[starts-with(@href, '#author-')]][not({small})]")
+    if bylines:
+        mark_authors(bylines[0].xpath("li[a]"), article.authors[:BYLINE_LIMIT], bylines[0], slack=0)
+    else:  # no byline under the title (material, or the large image off): the author details are the byline
+        mark_authors([d.xpath(".//span[@itemprop='name']")[0] for d in details], article.authors, page, slack=0)
     by_name = {a.name: a for a in article.authors}
     affs = {a.aff_id: a for a in article.affiliations}
     for detail in details:

@@ -93,7 +93,7 @@ def gold(page: etree._Element, article: Article, ref_ids: list[str]) -> None:
                            f" | //*[@id='ModalTutors']//*[{has_class('author-name')}]")
         mark_authors(names, article.authors, modal[0], slack=3)
     affs = {a.aff_id: a for a in article.affiliations}
-    for span in page.xpath("//span[@data-aff-display]"):
+    for span in page.xpath("//*[@id='ModalTutors']//span[@data-aff-display]"):  # SCImago's pop-up repeats them
         aff = affs.get(span.get("data-aff-display"))
         if aff is None or not shown_text(span):
             continue  # another contributor's, or no display text (it comes from institution[@content-type="original"])
