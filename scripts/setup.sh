@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 
 missing=()
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3 python3-venv)
-for pkg in fonts-liberation fonts-dejavu-core; do
+# for the corpus's real-platform families (scilabel.corpus.platforms): libjs-bootstrap4, the style sheet
+# Janeway's clean theme loads; Java FreeMarker and a JDK for PLOS Wombat's templates, sassc for its SCSS
+for pkg in fonts-liberation fonts-dejavu-core libjs-bootstrap4 libfreemarker-java default-jdk-headless sassc; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ -z "${SCILABEL_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
@@ -25,6 +27,6 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[dev]"
+    .venv/bin/python -m pip install -q -e ".[dev,corpus]"
     echo "$want" > "$stamp"
 fi

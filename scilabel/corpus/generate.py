@@ -4,7 +4,7 @@ Splits keep test pages unseen in two ways at once: every family belongs to exact
 (:data:`FAMILY_SPLITS`), every article is assigned to one split by a stable hash, and an article
 is rendered only through the families of its own split. So no test page shares a family or an
 article with a training page. Every page declares meta tags drawn with the faults real pages have
-(:mod:`scilabel.corpus.meta_tags`). Output is byte-identical for the same inputs and seed.
+(:mod:`scilabel.corpus.meta_tags`); a real platform's page declares what its templates do. Output is byte-identical for the same inputs and seed.
 """
 
 from __future__ import annotations
@@ -23,15 +23,16 @@ from tqdm import tqdm
 from scilabel.atomic import write_bytes
 from scilabel.corpus.jats import Article, iter_articles, iter_jats_files
 from scilabel.corpus.meta_tags import declare, meta_tags
-from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
+from scilabel.corpus.platforms import PLATFORMS, PageDropped
+from scilabel.corpus.templates import FAMILIES, Family, PageContext, RelatedItem
 from scilabel.corpus.templates.base import short_authors
 from scilabel.schema import MAJOR_LABELS
 
 log = logging.getLogger(__name__)
 
-#: Fixed family -> split map (9 train / 3 dev / 3 test). The dev and test families are
-#: different idioms from training and from each other: framework cards, word-processor
-#: export and repository record (dev); blog editorial with authors after the body and
+#: Fixed family -> split map (9 train / 3 dev / 3 test, and the real platforms train). The dev and
+#: test families are different idioms from training and from each other: framework cards,
+#: word-processor export and repository record (dev); blog editorial with authors after the body and
 #: footnote references, wiki engine, and div/span-only single-page app (test).
 FAMILY_SPLITS: dict[str, str] = {
     "semantic_html5": "train",
@@ -49,7 +50,10 @@ FAMILY_SPLITS: dict[str, str] = {
     "commentary_notes": "test",
     "wiki_markup": "test",
     "spa_flat": "test",
+    **{name: "train" for name in PLATFORMS},
 }
+#: Every family by name: the hand-written templates and the real platforms.
+ALL_FAMILIES: dict[str, Family] = {**FAMILIES, **PLATFORMS}
 #: Share of articles per split (cumulative order matters for the hash thresholds).
 ARTICLE_SPLITS: tuple[tuple[str, float], ...] = (("train", 0.70), ("dev", 0.15), ("test", 0.15))
 #: How many other articles a page may show as "related" furniture.
@@ -143,13 +147,23 @@ def generate_corpus(
     """Render every usable article through every family of its split.
 
     Writes ``out_dir/pages/<family>/<article_id>.html`` and ``out_dir/manifest.csv`` and
-    returns the manifest (one row per page, sorted by path).
+    returns the manifest (one row per page, sorted by path). A platform family that cannot run here
+    (:meth:`~scilabel.corpus.platforms.PlatformFamily.missing`) is left out with a warning, or is an
+    error when asked for by name; its pages whose gold cannot be set exactly are left out and listed
+    with the reason in ``out_dir/dropped.csv``.
     """
     jats_dir, out_dir = Path(jats_dir), Path(out_dir)
     wanted = list(FAMILY_SPLITS) if families is None else list(families)
-    unknown = [f for f in wanted if f not in FAMILIES or f not in FAMILY_SPLITS]
+    unknown = [f for f in wanted if f not in ALL_FAMILIES or f not in FAMILY_SPLITS]
     if unknown:
         raise ValueError(f"unknown families: {unknown}")
+    missing = {f: PLATFORMS[f].missing() for f in wanted if f in PLATFORMS}
+    missing = {f: why for f, why in missing.items() if why is not None}
+    if missing and families is not None:
+        raise ValueError("; ".join(f"family {f} cannot run: {why}" for f, why in missing.items()))
+    for family, why in missing.items():
+        log.warning("left out family %s: %s", family, why)
+    wanted = [f for f in wanted if f not in missing]
     articles = list(iter_articles(jats_dir))
     log.info(
         "%d usable articles of %d JATS files under %s", len(articles), len(iter_jats_files(jats_dir)), jats_dir
@@ -157,19 +171,25 @@ def generate_corpus(
     pools: dict[str, list[Article]] = {}
     for _, art in articles:
         pools.setdefault(article_split(split_key(art), seed), []).append(art)
-    rows = []
+    rows, dropped = [], []
     for path, art in tqdm(articles, desc="generating pages", unit="article"):
         split = article_split(split_key(art), seed)
         for family in (f for f in wanted if FAMILY_SPLITS[f] == split):
             context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
-            html = FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+            try:
+                html = ALL_FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+            except PageDropped as exc:
+                log.info("dropped %s/%s: %s", family, art.article_id, exc)
+                dropped.append({"family": family, "article_id": art.article_id, "reason": str(exc)})
+                continue
             reader = None
             if page_rng(seed, family, art.article_id, "view").random() < READER_VIEW:
                 reader = reader_view(html)
                 html = reader or html
-            meta_rng = page_rng(seed, family, art.article_id, "meta")
-            others = [a for a in pools[split] if a is not art]
-            html = declare(html, meta_tags(art, meta_rng, meta_rng.choice(others) if others else None))
+            if family in FAMILIES:  # a platform's page declares what its own templates declare
+                meta_rng = page_rng(seed, family, art.article_id, "meta")
+                others = [a for a in pools[split] if a is not art]
+                html = declare(html, meta_tags(art, meta_rng, meta_rng.choice(others) if others else None))
             rel = Path("pages") / family / f"{art.article_id}.html"
             external = page_rng(seed, family, art.article_id, "styles").random() < EXTERNAL_STYLES
             if external:
@@ -192,6 +212,15 @@ def generate_corpus(
     manifest = pd.DataFrame(rows, columns=_COLUMNS)
     manifest = manifest.sort_values("path", kind="stable").reset_index(drop=True)
     write_bytes(out_dir / "manifest.csv", manifest.to_csv(index=False, lineterminator="\n").encode("utf-8"))
+    dropped = pd.DataFrame(dropped, columns=["family", "article_id", "reason"])
+    write_bytes(out_dir / "dropped.csv", dropped.to_csv(index=False, lineterminator="\n").encode("utf-8"))
+    if len(dropped):
+        log.warning(
+            "dropped %d pages whose gold could not be set exactly (%s); reasons in %s",
+            len(dropped),
+            ", ".join(f"{k} {v}" for k, v in dropped["family"].value_counts().sort_index().items()),
+            out_dir / "dropped.csv",
+        )
     log.info(
         "wrote %d pages (%s) to %s",
         len(manifest),

@@ -4,8 +4,13 @@ arXiv, OJS, Janeway, InvenioRDM, Quarto), read from the shared renderers folder
 from __future__ import annotations
 
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
+from scilabel.corpus.platforms.markup import PageDropped
+from scilabel.corpus.platforms.janeway import Janeway
+from scilabel.corpus.platforms.pmc_preview import PmcPreview
+from scilabel.corpus.platforms.scielo import Scielo
+from scilabel.corpus.platforms.wombat import PlosWombat
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (PmcPreview(), Scielo(), Janeway(), PlosWombat())}
 
-__all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]
+__all__ = ["PLATFORMS", "PageDropped", "PlatformFamily", "renderers_dir"]

