@@ -21,6 +21,8 @@ from tqdm import tqdm
 
 from scilabel.atomic import write_bytes
 from scilabel.corpus.jats import Article, iter_articles, iter_jats_files
+from scilabel.corpus.platforms import PLATFORMS
+from scilabel.corpus.platforms.marks import GoldError
 from scilabel.corpus.templates import FAMILIES, PageContext, RelatedItem
 from scilabel.corpus.templates.base import short_authors
 from scilabel.schema import MAJOR_LABELS
@@ -47,7 +49,11 @@ FAMILY_SPLITS: dict[str, str] = {
     "commentary_notes": "test",
     "wiki_markup": "test",
     "spa_flat": "test",
+    # real platforms' own templates (scilabel.corpus.platforms): training layouts only
+    **{name: "train" for name in PLATFORMS},
 }
+#: Every family the generator can render: the hand-written ones and the real platforms'.
+ALL_FAMILIES = {**FAMILIES, **PLATFORMS}
 #: Share of articles per split (cumulative order matters for the hash thresholds).
 ARTICLE_SPLITS: tuple[tuple[str, float], ...] = (("train", 0.70), ("dev", 0.15), ("test", 0.15))
 #: How many other articles a page may show as "related" furniture.
@@ -138,16 +144,22 @@ def page_counts(html: str) -> dict[str, object]:
 def generate_corpus(
     jats_dir: Path, out_dir: Path, seed: int = 0, families: list[str] | None = None
 ) -> pd.DataFrame:
-    """Render every usable article through every family of its split.
+    """Render every usable article through every family of its split (``families``: these only; by
+    default the hand-written families, the real platforms' (:data:`PLATFORMS`) only when named).
 
     Writes ``out_dir/pages/<family>/<article_id>.html`` and ``out_dir/manifest.csv`` and
     returns the manifest (one row per page, sorted by path).
     """
     jats_dir, out_dir = Path(jats_dir), Path(out_dir)
-    wanted = list(FAMILY_SPLITS) if families is None else list(families)
-    unknown = [f for f in wanted if f not in FAMILIES or f not in FAMILY_SPLITS]
+    wanted = list(FAMILIES) if families is None else list(families)
+    unknown = [f for f in wanted if f not in ALL_FAMILIES or f not in FAMILY_SPLITS]
     if unknown:
         raise ValueError(f"unknown families: {unknown}")
+    for name in [f for f in wanted if f in PLATFORMS]:
+        reason = PLATFORMS[name].missing()
+        if reason:
+            log.warning("leaving out family %s: %s", name, reason)
+            wanted.remove(name)
     articles = list(iter_articles(jats_dir))
     log.info(
         "%d usable articles of %d JATS files under %s", len(articles), len(iter_jats_files(jats_dir)), jats_dir
@@ -160,7 +172,11 @@ def generate_corpus(
         split = article_split(split_key(art), seed)
         for family in (f for f in wanted if FAMILY_SPLITS[f] == split):
             context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
-            html = FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+            try:
+                html = ALL_FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+            except GoldError as exc:
+                log.warning("dropping page %s/%s: %s", family, art.article_id, exc)
+                continue
             reader = None
             if page_rng(seed, family, art.article_id, "view").random() < READER_VIEW:
                 reader = reader_view(html)

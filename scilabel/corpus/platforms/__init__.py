@@ -4,8 +4,9 @@ arXiv, OJS, Janeway, InvenioRDM, Quarto), read from the shared renderers folder
 from __future__ import annotations
 
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
+from scilabel.corpus.platforms.ojs import OJS_FAMILIES
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES,)}
 
 __all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]

@@ -1,0 +1,30 @@
+"""What the platform families share to run third-party engines: a scratch folder for the process and
+a check that a program is installed."""
+from __future__ import annotations
+
+import atexit
+import functools
+import shutil
+import tempfile
+from pathlib import Path
+
+
+@functools.lru_cache(maxsize=None)
+def scratch_dir(name: str) -> Path:
+    """A folder of this process for engine by-products (compiled templates, shims), removed at exit."""
+    root = _scratch_root() / name
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+@functools.lru_cache(maxsize=1)
+def _scratch_root() -> Path:
+    root = Path(tempfile.mkdtemp(prefix="scilabel-platforms-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return root
+
+
+def missing_programs(*names: str) -> str | None:
+    """Why one of the programs ``names`` cannot run here (not on PATH), or None."""
+    absent = [n for n in names if shutil.which(n) is None]
+    return f"not installed: {', '.join(absent)}" if absent else None
