@@ -4,9 +4,10 @@ arXiv, OJS, Janeway, InvenioRDM, Quarto), read from the shared renderers folder
 from __future__ import annotations
 
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
+from scilabel.corpus.platforms.arxiv import ArxivAbs
 from scilabel.corpus.platforms.ojs import OJS_FAMILIES
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES,)}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES, ArxivAbs())}
 
 __all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]

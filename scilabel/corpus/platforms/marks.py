@@ -3,8 +3,8 @@
 A string is handed to the template wrapped in private-use sentinels that name its gold attributes
 (:meth:`Marks.mark`); on the rendered page (:meth:`Marks.apply`) every wrapped run of text becomes an
 element carrying them, and the sentinels are removed from ``<head>``, attributes and comments, where
-the template may also have printed the string, and from text for screen readers only
-(:data:`SCREEN_READER_CLASSES`). A gold element that is the only content of its parent
+the template may also have printed the string, and from markup the page never shows (the
+``hidden`` attribute, inline ``display: none``, text for screen readers only: :data:`SCREEN_READER_CLASSES`). A gold element that is the only content of its parent
 ``<span>``-like wrapper passes its attributes up, so the page keeps the platform's own markup. A
 sentinel the template cut apart (truncation, a case change) leaves a stray mark: the page is refused
 (:class:`GoldError`) rather than given wrong gold.
@@ -51,7 +51,7 @@ class Marks:
         root = lxml_html.document_fromstring(page)
         body = root.find("body")
         in_body = set() if body is None else set(body.iter())
-        shown = {n for n in in_body if not _screen_reader_only(n)}
+        shown = {n for n in in_body if not _not_shown(n)}
         for node in root.iter():
             if isinstance(node.tag, str):
                 for name, value in node.attrib.items():
@@ -91,15 +91,24 @@ class Marks:
 
 
 def strip(text: str | None) -> str | None:
-    """``text`` without sentinels (for places where a marked string is no gold: head, attributes)."""
+    """``text`` without sentinels, whole or cut apart (for places where a marked string is no gold:
+    ``<head>``, attributes, comments, text for screen readers)."""
     if not text or not any(c in text for c in (_OPEN, _SEP, _CLOSE)):
         return text
-    return _RUN.sub(lambda m: m.group(2), text)
+    return _STRAY.sub("", _RUN.sub(lambda m: m.group(2), text))
 
 
-def _screen_reader_only(node: etree._Element) -> bool:
-    return any(set((n.get("class") or "").split()) & SCREEN_READER_CLASSES
-               for n in (node, *node.iterancestors()) if isinstance(n.tag, str))
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.I)
+
+
+def _not_shown(node: etree._Element) -> bool:
+    """Inside markup the page never shows: the ``hidden`` attribute, an inline ``display: none`` or a
+    screen-reader-only class."""
+    return any(
+        n.get("hidden") is not None or _DISPLAY_NONE.search(n.get("style") or "")
+        or set((n.get("class") or "").split()) & SCREEN_READER_CLASSES
+        for n in (node, *node.iterancestors()) if isinstance(n.tag, str)
+    )
 
 
 def _pass_up(node: etree._Element) -> None:

@@ -12,7 +12,8 @@ import logging
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Mapping
+import html
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -82,3 +83,27 @@ def style_block(sheets: Iterable[str]) -> str:
 def pairs(mapping: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """A mapping as sorted pairs (hashable, for the compile caches)."""
     return tuple(sorted(mapping.items()))
+
+
+_LINK = re.compile(r"<link\b[^>]*>\s*", re.I)
+_HREF = re.compile(r"""href\s*=\s*["']([^"']+)["']""", re.I)
+
+
+def inline_stylesheets(page: str, css_for: Callable[[str], str | None]) -> str:
+    """``page`` with the style sheets it links (``<link rel="stylesheet">`` whose ``href`` ``css_for``
+    knows) moved into one style block (:func:`style_block`) at the end of ``<head>``, in their order."""
+    sheets: list[str] = []
+
+    def take(match: re.Match) -> str:
+        tag = match.group(0)
+        href = _HREF.search(tag)
+        if "stylesheet" not in tag.lower() or href is None:
+            return tag
+        css = css_for(html.unescape(href.group(1)))
+        if css is None:
+            return tag
+        sheets.append(css)
+        return ""
+
+    page = _LINK.sub(take, page)
+    return page.replace("</head>", style_block(sheets) + "</head>", 1)
