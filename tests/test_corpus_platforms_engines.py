@@ -26,6 +26,7 @@ SHOWS = {
     "ojs_health_sciences": LANDING,
     "ojs_immersion": LANDING,
     "arxiv_abs": {"abstract"},  # an abs page lists no affiliations and no references
+    "elife": LANDING,
 }
 #: Families whose theme keeps the author panel (affiliations) closed until the reader opens it, and
 #: whether it stays closed unstyled (Immersion's panel has the class ``hidden``, which the renderer

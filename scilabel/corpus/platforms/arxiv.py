@@ -123,7 +123,7 @@ class ArxivAbs(PlatformFamily):
         return None  # jinja2 is a dependency of the corpus extra, imported above
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
-        root = renderers_dir()
+        root = renderers_dir().resolve()
         marks = Marks()
         meta = _abs_meta(article, rng, marks)
         variables = _page_variables(meta, article, rng, context, marks)

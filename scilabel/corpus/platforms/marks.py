@@ -40,11 +40,17 @@ class Marks:
 
     def __init__(self) -> None:
         self._attrs: list[dict[str, str]] = []
+        self._elements: dict[str, dict[str, str]] = {}
 
     def mark(self, text: str, attrs: Mapping[str, str]) -> str:
         """``text`` wrapped so that wherever the template prints it, it carries ``attrs``."""
         self._attrs.append(dict(attrs))
         return f"{_OPEN}{len(self._attrs) - 1}{_SEP}{text}{_CLOSE}"
+
+    def mark_element(self, element_id: str, attrs: Mapping[str, str]) -> None:
+        """Give the page's element ``id="element_id"`` (the platform's own container: a section, a
+        reference entry) the gold ``attrs``; the page is refused if it has no such element."""
+        self._elements[element_id] = dict(attrs)
 
     def apply(self, page: str) -> str:
         """The rendered page with every marked run as a gold element and no sentinel left."""
@@ -67,6 +73,12 @@ class Marks:
         for node in [] if body is None else list(body.iter()):
             if isinstance(node.tag, str) and any(k.startswith(GOLD_PREFIX) for k in node.attrib):
                 _pass_up(node)
+        for element_id, attrs in self._elements.items():
+            found = root.xpath("//body//*[@id=$id]", id=element_id)
+            if len(found) != 1:
+                raise GoldError(f"{len(found)} elements with id {element_id!r} on the page")
+            for name, value in attrs.items():
+                found[0].set(name, value)
         out = lxml_html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
         stray = _STRAY.search(out)
         if stray:

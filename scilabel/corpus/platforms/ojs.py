@@ -132,7 +132,7 @@ class OjsFamily(PlatformFamily):
     # ------------------------------------------------------------------------ page
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
-        root = renderers_dir()
+        root = renderers_dir().resolve()
         marks = Marks()
         page = _OjsPage(article, rng, context, marks, self.theme)
         request = {
@@ -332,8 +332,8 @@ class _OjsPage:
             "ccLicenseBadge": self.license_badge() if self.license else None,
             "licenseUrl": "https://creativecommons.org/licenses/by/4.0/" if self.license else None,
             "activeTheme": stub({"getOption": {"displayStats": "none"}, "displayUsageStatsGraph": None}),
-            "orcidIcon": _icon(renderers_dir(), "Orcid"),
-            "orcidUnauthenticatedIcon": _icon(renderers_dir(), "OrcidUnauthenticated"),
+            "orcidIcon": _icon(renderers_dir().resolve(), "Orcid"),
+            "orcidUnauthenticatedIcon": _icon(renderers_dir().resolve(), "OrcidUnauthenticated"),
             "rorIdIcon": "",
             "dateFormatShort": self.date_format,
             "dateFormatLong": "F j, Y",
@@ -531,7 +531,7 @@ class _OjsPage:
     # -- menus, hooks, head ------------------------------------------------------------
 
     def menus(self) -> dict[str, Any]:
-        messages = json.loads(_translations_file(renderers_dir()).read_text(encoding="utf-8"))
+        messages = json.loads(_translations_file(renderers_dir().resolve()).read_text(encoding="utf-8"))
 
         ids = iter(range(1, 100))
 
@@ -576,7 +576,7 @@ class _OjsPage:
     def theme_template(self, path: str, variables: dict[str, Any]) -> dict[str, Any] | None:
         """The theme's own template ``path`` (under its ``templates``) as a hook part, if it has one."""
         folder = self.theme.folder
-        if folder and (renderers_dir() / folder / "templates" / path).is_file():
+        if folder and (renderers_dir().resolve() / folder / "templates" / path).is_file():
             return {"template": path, "vars": variables}
         return None
 
