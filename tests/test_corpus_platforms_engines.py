@@ -27,6 +27,7 @@ SHOWS = {
     "ojs_immersion": LANDING,
     "arxiv_abs": {"abstract"},  # an abs page lists no affiliations and no references
     "elife": LANDING,
+    "invenio_rdm": LANDING - {"abstract_heading"},  # the description's heading is for screen readers
 }
 #: Families whose theme keeps the author panel (affiliations) closed until the reader opens it, and
 #: whether it stays closed unstyled (Immersion's panel has the class ``hidden``, which the renderer

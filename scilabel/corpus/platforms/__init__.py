@@ -6,9 +6,10 @@ from __future__ import annotations
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.arxiv import ArxivAbs
 from scilabel.corpus.platforms.elife import ElifeArticle
+from scilabel.corpus.platforms.invenio import InvenioRecord
 from scilabel.corpus.platforms.ojs import OJS_FAMILIES
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES, ArxivAbs(), ElifeArticle())}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES, ArxivAbs(), ElifeArticle(), InvenioRecord())}
 
 __all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]

@@ -22,7 +22,7 @@ from typing import Any
 
 import chevron
 
-from scilabel.corpus.jats import Article, Caption, ItemList, Paragraph, Reference, Section
+from scilabel.corpus.jats import Article, Reference, Section
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import compile_scss, style_block

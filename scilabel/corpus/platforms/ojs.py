@@ -15,7 +15,6 @@ and as attributes inside the rich text the templates print unescaped (abstract, 
 from __future__ import annotations
 
 import functools
-import html
 import json
 import logging
 import random
@@ -29,7 +28,7 @@ from scilabel.corpus.jats import Article, Author
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import compile_less, pairs, read_css, style_block
-from scilabel.corpus.platforms.tools import missing_programs, scratch_dir
+from scilabel.corpus.platforms.tools import missing_programs, plain_text, scratch_dir
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import PageContext, content, esc, lab, pick, ref_attrs
 from scilabel.corpus.templates.body import render_abstract
@@ -453,7 +452,7 @@ class _OjsPage:
         """Each reference as the plain text an author pasted into OJS (numbered on some pages)."""
         out = []
         for i, ref in enumerate(self.article.references, 1):
-            text = ref.text or _text_of(reference_html(ref, "apa"))
+            text = ref.text or plain_text(reference_html(ref, "apa"))
             out.append(f"{ref.label or i}. {text}" if self.number_references else text)
         return out
 
@@ -725,10 +724,6 @@ def _fake_orcid(rng: random.Random) -> str:
 
 def _initials(given: str) -> str:
     return " ".join(f"{p[0]}." for p in given.replace("-", " ").split() if p[:1].isalpha())
-
-
-def _text_of(markup: str) -> str:
-    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
 
 
 def _abstract_text(article: Article) -> str:

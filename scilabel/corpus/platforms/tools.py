@@ -1,9 +1,11 @@
-"""What the platform families share to run third-party engines: a scratch folder for the process and
-a check that a program is installed."""
+"""What the platform families share to run third-party engines: a scratch folder for the process, a
+check that a program is installed, and the text of an HTML fragment."""
 from __future__ import annotations
 
 import atexit
 import functools
+import html
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -28,3 +30,8 @@ def missing_programs(*names: str) -> str | None:
     """Why one of the programs ``names`` cannot run here (not on PATH), or None."""
     absent = [n for n in names if shutil.which(n) is None]
     return f"not installed: {', '.join(absent)}" if absent else None
+
+
+def plain_text(markup: str) -> str:
+    """The text of an HTML fragment (tags dropped, entities resolved)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
