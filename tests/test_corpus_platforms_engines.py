@@ -1,5 +1,6 @@
-"""Real-platform families rendered through template engines (OJS through PHP Smarty, ...): the gold
-set on the platform's own page is exactly the article's, and survives rendering in real Chromium."""
+"""Real-platform families rendered through template engines (OJS through PHP Smarty, arXiv and
+InvenioRDM through Jinja2, eLife through Mustache, Quarto through pandoc): the gold set on the
+platform's own page is exactly the article's, and survives rendering in real Chromium."""
 from __future__ import annotations
 
 import random
@@ -28,6 +29,7 @@ SHOWS = {
     "arxiv_abs": {"abstract"},  # an abs page lists no affiliations and no references
     "elife": LANDING,
     "invenio_rdm": LANDING - {"abstract_heading"},  # the description's heading is for screen readers
+    "quarto": LANDING,
 }
 #: Families whose theme keeps the author panel (affiliations) closed until the reader opens it, and
 #: whether it stays closed unstyled (Immersion's panel has the class ``hidden``, which the renderer

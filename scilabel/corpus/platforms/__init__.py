@@ -8,8 +8,9 @@ from scilabel.corpus.platforms.arxiv import ArxivAbs
 from scilabel.corpus.platforms.elife import ElifeArticle
 from scilabel.corpus.platforms.invenio import InvenioRecord
 from scilabel.corpus.platforms.ojs import OJS_FAMILIES
+from scilabel.corpus.platforms.quarto import QuartoArticle
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES, ArxivAbs(), ElifeArticle(), InvenioRecord())}
+PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES, ArxivAbs(), ElifeArticle(), InvenioRecord(), QuartoArticle())}
 
 __all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]
