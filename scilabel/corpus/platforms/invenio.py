@@ -24,15 +24,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import Markup, escape
-
 from scilabel.corpus.jats import Article
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import StyleError, compile_less, pairs, style_block
-from scilabel.corpus.platforms.tools import missing_programs, plain_text
+from scilabel.corpus.platforms.tools import missing_modules, missing_programs, plain_text
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import PageContext, lab, ref_attrs
 from scilabel.corpus.templates.body import render_abstract
@@ -116,7 +112,7 @@ class InvenioRecord(PlatformFamily):
     folders = (FOLDER,)
 
     def missing_tools(self) -> str | None:
-        return missing_programs("lessc")
+        return missing_modules("jinja2") or missing_programs("lessc")
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
         root = renderers_dir().resolve() / FOLDER
@@ -127,17 +123,19 @@ class InvenioRecord(PlatformFamily):
         return marks.apply(page.replace("</head>", style_block([_css(root)]) + "</head>", 1))
 
 
-class _Undefined(jinja2.ChainableUndefined):
-    """What the record does not hold renders as nothing, as for a record without that field."""
-
-
 @functools.lru_cache(maxsize=None)
-def _environment(root: Path) -> jinja2.Environment:
+def _environment(root: Path) -> Any:
+    """The app's templates and our stand-ins; what the record does not hold renders as nothing, as
+    for a record without that field."""
+    import jinja2
+    from jinja2.utils import htmlsafe_json_dumps
+    from markupsafe import Markup, escape
+
     loader = jinja2.ChoiceLoader([
         jinja2.FileSystemLoader([root / d for d in TEMPLATE_DIRS]),
         jinja2.DictLoader({"invenio_theme/page.html": THEME_PAGE, **OTHER_PACKAGES}),
     ])
-    env = jinja2.Environment(loader=loader, autoescape=True, undefined=_Undefined,
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.ChainableUndefined,
                              extensions=["jinja2.ext.i18n", "jinja2.ext.do"])
     env.install_null_translations(newstyle=True)
     env.filters.update(
@@ -248,7 +246,7 @@ def _variables(article: Article, rng: random.Random, context: PageContext, marks
     doi = article.doi or f"10.5281/zenodo.{record_id}"
     metadata = {
         "title": marks.mark(article.title, attrs_of(lab("title"))),
-        "description": Markup(description),
+        "description": _markup(description),
         "publication_date": published.isoformat(),
         "publisher": article.journal or site,
         "subjects": keywords,
@@ -308,6 +306,13 @@ def _variables(article: Article, rng: random.Random, context: PageContext, marks
         "media_files": None,
         "citations": fur.related(context, rng, 0),
     }
+
+
+def _markup(html_text: str) -> Any:
+    """Our HTML as markupsafe's safe string (the templates print the description unescaped)."""
+    from markupsafe import Markup
+
+    return Markup(html_text)
 
 
 def _config(site: str) -> dict[str, Any]:

@@ -1,10 +1,11 @@
-"""What the platform families share to run third-party engines: a scratch folder for the process, a
-check that a program is installed, and the text of an HTML fragment."""
+"""What the platform families share to run third-party engines: a scratch folder for the process,
+checks that a program or Python package is there, and the text of an HTML fragment."""
 from __future__ import annotations
 
 import atexit
 import functools
 import html
+import importlib.util
 import re
 import shutil
 import tempfile
@@ -30,6 +31,12 @@ def missing_programs(*names: str) -> str | None:
     """Why one of the programs ``names`` cannot run here (not on PATH), or None."""
     absent = [n for n in names if shutil.which(n) is None]
     return f"not installed: {', '.join(absent)}" if absent else None
+
+
+def missing_modules(*names: str) -> str | None:
+    """Why one of the Python packages ``names`` cannot be imported here (the ``corpus`` extra), or None."""
+    absent = [n for n in names if importlib.util.find_spec(n) is None]
+    return f"Python packages not installed: {', '.join(absent)} (pip install scilabel[corpus])" if absent else None
 
 
 def plain_text(markup: str) -> str:
