@@ -11,6 +11,8 @@ from scilabel.corpus.platforms.ojs import OJS_FAMILIES
 from scilabel.corpus.platforms.quarto import QuartoArticle
 
 #: Every platform family by name.
-PLATFORMS: dict[str, PlatformFamily] = {f.name: f for f in (*OJS_FAMILIES, ArxivAbs(), ElifeArticle(), InvenioRecord(), QuartoArticle())}
+PLATFORMS: dict[str, PlatformFamily] = {
+    f.name: f for f in (*OJS_FAMILIES, ArxivAbs(), ElifeArticle(), InvenioRecord(), QuartoArticle())
+}
 
 __all__ = ["PLATFORMS", "PlatformFamily", "renderers_dir"]

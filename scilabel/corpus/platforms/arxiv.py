@@ -124,7 +124,7 @@ class ArxivAbs(PlatformFamily):
         root = renderers_dir().resolve()
         marks = Marks()
         meta = _abs_meta(article, rng, marks)
-        variables = _page_variables(meta, article, rng, context, marks)
+        variables = _page_variables(meta, article, rng, marks)
         page = _environment(root).get_template("abs/abs.html").render(**variables)
         page = inline_stylesheets(page, lambda href: _style_sheet(root, href))
         return marks.apply(page)
@@ -135,7 +135,8 @@ def _environment(root: Path) -> Any:
     import jinja2
 
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([root / BROWSE / "browse" / "templates", root / BASE / "arxiv" / "base" / "templates"]),
+        loader=jinja2.FileSystemLoader([root / BROWSE / "browse" / "templates",
+                                        root / BASE / "arxiv" / "base" / "templates"]),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         extensions=["jinja2.ext.do"],
@@ -276,8 +277,7 @@ REQUEST_TIMES = (
 )
 
 
-def _page_variables(meta: AbsMeta, article: Article, rng: random.Random, context: PageContext,
-                    marks: Marks) -> dict[str, Any]:
+def _page_variables(meta: AbsMeta, article: Article, rng: random.Random, marks: Marks) -> dict[str, Any]:
     formats = ["pdf", *(["latexml"] if rng.random() < 0.5 else []), "other"]
     scholar = [("citation_title", meta.title), *(("citation_author", f"{a.surname}, {a.given}".strip(", "))
                                                  for a in article.authors),

@@ -24,7 +24,7 @@ from scilabel.corpus.jats import Article, Reference, Section
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import compile_scss, style_block
-from scilabel.corpus.platforms.tools import missing_modules, missing_programs, scratch_dir
+from scilabel.corpus.platforms.tools import missing_modules, missing_programs, scratch_dir, with_variant
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import (
     PageContext,
@@ -93,7 +93,7 @@ class ElifeArticle(PlatformFamily):
             f"<title>{esc(article.title)} | eLife</title>\n{_meta_tags(article, data)}"
             f"{style_block([_css(root)])}</head>\n<body>\n{body}\n</body>\n</html>\n"
         )
-        return marks.apply(page)
+        return with_variant(marks.apply(page), "aside" if "~" in layout else "research")
 
 
 def _mustache(root: Path, template: str, data: dict[str, Any]) -> str:
@@ -168,7 +168,6 @@ def _page_data(root: Path, layout: str, article: Article, rng: random.Random, co
     published = dt.date(year, rng.randint(1, 12), rng.randint(1, 28))
     doi = article.doi or f"10.7554/eLife.{rng.randint(10000, 99999)}"
     citer = Citer(article, "author-year" if rng.random() < 0.7 else "original")
-    sections = _body_sections(article, citer, marks)
     header = data["contentHeader"]
     header.update(
         title=marks.mark(esc(article.title), attrs_of(lab("title"))),
@@ -185,21 +184,21 @@ def _page_data(root: Path, layout: str, article: Article, rng: random.Random, co
     article_sections = []
     if article.abstract:
         article_sections.append(_abstract_section(article, citer, marks))
-    article_sections += [s for s, _ in sections]
+    article_sections += _body_sections(article, citer, marks)
     if article.authors and rng.random() < 0.8:
         article_sections.append(_author_information(root, article, rng, marks))
     if article.references:
         article_sections.append(_references_section(root, article, marks))
     article_sections[0]["isFirst"] = True
-    jump = [{"name": s["title"] if isinstance(s["title"], str) and "\ue000" not in s["title"] else label,
-             "url": f"#{s['id']}"} for s, label in zip(article_sections, _labels(article_sections, sections))]
+    jump = [{"name": esc(s["jumpLabel"]), "url": f"#{s['id']}"} for s in article_sections if s["jumpLabel"]]
     data.update(
         doi=doi,
         infoBars=[],
         iframe=None,
         elifeAssessment=None,
         articleSections=article_sections,
-        articleMeta={"groups": [{"title": "Keywords", "items": [{"url": "#", "name": esc(k)} for k in article.keywords]}]}
+        articleMeta={"groups": [{"title": "Keywords",
+                                 "items": [{"url": "#", "name": esc(k)} for k in article.keywords]}]}
         if article.keywords else None,
         modalWindowCitation={**data["modalWindowCitation"], "body": _citation(root, article, doi, published)},
         furtherReading=_further_reading(data.get("furtherReading"), context, rng),
@@ -231,24 +230,18 @@ def _aside(example: dict[str, Any], published: dt.date, rng: random.Random) -> d
             "metrics": {"metricsData": {"data": [{"text": c} for c in counts]}}}
 
 
-def _labels(article_sections: list[dict], sections: list[tuple[dict, str]]) -> list[str]:
-    """The plain title of each article section (for jump links, which repeat them unlabelled)."""
-    body = {s["id"]: label for s, label in sections}
-    return [body.get(s["id"], {"abstract": "Abstract", "info": "Article and author information",
-                               "references": "References"}.get(s["id"], "")) for s in article_sections]
-
-
 def _abstract_section(article: Article, citer: Citer, marks: Marks) -> dict[str, Any]:
     gold = lab("abstract")
     body = render_abstract(article, citer, paragraph=f'<p class="paragraph"{gold}{{attrs}}>{{html}}</p>\n',
                            part_title=f'<h3 class="article-section__header_text"{gold}{{attrs}}>{{text}}</h3>\n')
     return {"id": "abstract", "title": Title(marks.mark("Abstract", attrs_of(lab("abstract_heading")))),
-            "headingLevel": 2, "hasBehaviour": True, "body": body, "doi": False}
+            "jumpLabel": "Abstract", "headingLevel": 2, "hasBehaviour": True, "body": body, "doi": False}
 
 
-def _body_sections(article: Article, citer: Citer, marks: Marks) -> list[tuple[dict[str, Any], str]]:
+def _body_sections(article: Article, citer: Citer, marks: Marks) -> list[dict[str, Any]]:
     """Each top-level section as an article section (its subsections in the body, in eLife's markup);
-    the template's own ``<section>`` carries the gold of a level-1 section."""
+    the template's own ``<section>`` carries the gold of a level-1 section. ``jumpLabel`` (ours, not
+    the pattern's) is the plain title the jump links repeat, unlabelled."""
     out = []
     for i, sec in enumerate(article.sections, 1):
         sid = f"s{i}"
@@ -256,8 +249,8 @@ def _body_sections(article: Article, citer: Citer, marks: Marks) -> list[tuple[d
         body = render_blocks(sec.paragraphs, citer, BODY) + _subsections(sec.subsections, citer, 2, sid)
         marks.mark_element(sid, attrs_of(section_attrs(1)))
         title = Title(marks.mark(esc(head), attrs_of(content("heading")))) if head else None
-        out.append(({"id": sid, "title": title, "headingLevel": 2, "hasBehaviour": True,
-                     "isInitiallyClosed": i > 1, "body": body, "doi": False}, head))
+        out.append({"id": sid, "title": title, "jumpLabel": head, "headingLevel": 2, "hasBehaviour": True,
+                    "isInitiallyClosed": i > 1, "body": body, "doi": False})
     return out
 
 
@@ -295,7 +288,8 @@ def _author_information(root: Path, article: Article, rng: random.Random, marks:
         rows.append({"heading": "Competing interests", "value": "No competing interests declared"})
         details.append({"name": esc(author.name), "authorId": f"author-{i}", "details": rows})
     body = _mustache(root, _partials(root)["molecules-authors-details"], {"authorDetails": details})
-    return {"id": "info", "title": Title("Article and author information"), "headingLevel": 2,
+    return {"id": "info", "title": Title("Article and author information"),
+            "jumpLabel": "Article and author information", "headingLevel": 2,
             "hasBehaviour": True, "isInitiallyClosed": True, "body": body, "doi": False}
 
 
@@ -334,7 +328,8 @@ def _references_section(root: Path, article: Article, marks: Marks) -> dict[str,
         marks.mark_element(f"ref-{i}", attrs_of(ref_attrs(ref)))
     body = _mustache(root, _partials(root)["molecules-reference-list"], {"references": references})
     return {"id": "references", "title": Title(marks.mark("References", attrs_of(lab("references_heading")))),
-            "headingLevel": 2, "hasBehaviour": True, "isInitiallyClosed": True, "body": body, "doi": False}
+            "jumpLabel": "References", "headingLevel": 2, "hasBehaviour": True, "isInitiallyClosed": True,
+            "body": body, "doi": False}
 
 
 def _citation(root: Path, article: Article, doi: str, published: dt.date) -> str:

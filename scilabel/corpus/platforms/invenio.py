@@ -29,7 +29,6 @@ from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import StyleError, compile_less, pairs, style_block
 from scilabel.corpus.platforms.tools import missing_modules, missing_programs, plain_text
-from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import PageContext, lab, ref_attrs
 from scilabel.corpus.templates.body import render_abstract
 from scilabel.corpus.templates.citations import Citer, reference_html
@@ -118,7 +117,7 @@ class InvenioRecord(PlatformFamily):
         root = renderers_dir().resolve() / FOLDER
         marks = Marks()
         site = rng.choice(SITES)
-        variables = _variables(article, rng, context, marks, site)
+        variables = _variables(article, rng, marks, site)
         page = _environment(root).get_template("invenio_app_rdm/records/detail.html").render(**variables)
         return marks.apply(page.replace("</head>", style_block([_css(root)]) + "</head>", 1))
 
@@ -215,8 +214,7 @@ def _css(root: Path) -> str:
     return "\n".join(sheets)
 
 
-def _variables(article: Article, rng: random.Random, context: PageContext, marks: Marks,
-               site: str) -> dict[str, Any]:
+def _variables(article: Article, rng: random.Random, marks: Marks, site: str) -> dict[str, Any]:
     year = int(article.year) if article.year.isdigit() else 2020
     published = dt.date(year, rng.randint(1, 12), rng.randint(1, 28))
     record_id = f"{rng.randint(1000000, 9999999)}"
@@ -304,7 +302,6 @@ def _variables(article: Article, rng: random.Random, context: PageContext, marks
         "community": None,
         "files": [],
         "media_files": None,
-        "citations": fur.related(context, rng, 0),
     }
 
 
@@ -328,9 +325,9 @@ def _config(site: str) -> dict[str, Any]:
         "APP_RDM_IDENTIFIER_SCHEMES_UI": {},
         "APP_RDM_RECORD_LANDING_PAGE_EXTERNAL_LINKS": [],
         "APP_RDM_DISPLAY_DECIMAL_FILE_SIZES": True,
-        "RDM_CITATION_STYLES": [("apa", "APA"), ("harvard-cite-them-right", "Harvard"), ("modern-language-association", "MLA"),
-                                ("vancouver", "Vancouver"), ("chicago-fullnote-bibliography", "Chicago"),
-                                ("ieee", "IEEE")],
+        "RDM_CITATION_STYLES": [("apa", "APA"), ("harvard-cite-them-right", "Harvard"),
+                                ("modern-language-association", "MLA"), ("vancouver", "Vancouver"),
+                                ("chicago-fullnote-bibliography", "Chicago"), ("ieee", "IEEE")],
         "RDM_CITATION_STYLES_DEFAULT": "apa",
         "RDM_RECORDS_REQUIRE_SECRET_LINKS_EXPIRATION": False,
     }

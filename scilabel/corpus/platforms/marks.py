@@ -2,12 +2,12 @@
 
 A string is handed to the template wrapped in private-use sentinels that name its gold attributes
 (:meth:`Marks.mark`); on the rendered page (:meth:`Marks.apply`) every wrapped run of text becomes an
-element carrying them, and the sentinels are removed from ``<head>``, attributes and comments, where
-the template may also have printed the string, and from markup the page never shows (the
-``hidden`` attribute, inline ``display: none``, text for screen readers only: :data:`SCREEN_READER_CLASSES`). A gold element that is the only content of its parent
-``<span>``-like wrapper passes its attributes up, so the page keeps the platform's own markup. A
-sentinel the template cut apart (truncation, a case change) leaves a stray mark: the page is refused
-(:class:`GoldError`) rather than given wrong gold.
+element carrying them. The sentinels are removed, leaving no gold, from ``<head>``, attributes and
+comments, where the template may also print the string, and from markup the page never shows (the
+``hidden`` attribute, inline ``display: none``, :data:`SCREEN_READER_CLASSES`). A gold element that
+is all its parent holds passes its attributes up to it, so the page keeps the platform's own markup.
+A sentinel the template cut apart in the body (truncation, a link wrapped into the string) leaves a
+stray mark: the page is refused (:class:`GoldError`) rather than given wrong gold.
 """
 from __future__ import annotations
 
@@ -82,7 +82,8 @@ class Marks:
         out = lxml_html.tostring(root, encoding="unicode", doctype="<!DOCTYPE html>")
         stray = _STRAY.search(out)
         if stray:
-            raise GoldError(f"a marked string was cut apart near {strip(out[max(0, stray.start() - 60):stray.end() + 60])!r}")
+            near = strip(out[max(0, stray.start() - 60):stray.end() + 60])
+            raise GoldError(f"a marked string was cut apart near {near!r}")
         return out + "\n"
 
     def _split(self, node: etree._Element, where: str) -> None:

@@ -28,7 +28,7 @@ from scilabel.corpus.jats import Article, Author
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
 from scilabel.corpus.platforms.styles import compile_less, pairs, read_css, style_block
-from scilabel.corpus.platforms.tools import missing_programs, plain_text, scratch_dir
+from scilabel.corpus.platforms.tools import missing_programs, plain_text, scratch_dir, with_variant
 from scilabel.corpus.templates import furniture as fur
 from scilabel.corpus.templates.base import PageContext, content, esc, lab, pick, ref_attrs
 from scilabel.corpus.templates.body import render_abstract
@@ -136,7 +136,7 @@ class OjsFamily(PlatformFamily):
         page = _OjsPage(article, rng, context, marks, self.theme)
         request = {
             "smarty": str(SMARTY),
-            "template_dirs": [str(d) for d in self._template_dirs(root)],
+            "template_dirs": [str(_overrides()), *(str(root / f / "templates") for f in self.folders)],
             "compile_dir": str(scratch_dir(f"smarty-{self.name}")),
             "template": "frontend/pages/article.tpl",
             "translations": str(_translations_file(root)),
@@ -145,9 +145,9 @@ class OjsFamily(PlatformFamily):
             "menus": page.menus(),
             "hooks": page.hooks(),
             "header": page.meta_tags(),
-            "stylesheet": style_block(self.style_sheets(root, rng)),
-            "base_url": page.base_url,
         }
+        variant, sheets = self.style_sheets(root, rng)
+        request.update(stylesheet=style_block(sheets), base_url=page.base_url)
         done = subprocess.run(
             ["php", str(DRIVER)], input=json.dumps(request), capture_output=True, text=True, timeout=120
         )
@@ -155,38 +155,40 @@ class OjsFamily(PlatformFamily):
             raise RuntimeError(f"{self.name}: Smarty failed on {article.article_id}: {done.stderr.strip()[-3000:]}")
         for line in done.stderr.splitlines():
             log.debug("%s: %s", self.name, line)
-        out = marks.apply(done.stdout)
-        return out.replace("<html ", f'<html data-scilabel-variant="{page.variant}" ', 1)
+        return with_variant(marks.apply(done.stdout), variant)
 
-    def _template_dirs(self, root: Path) -> list[Path]:
-        own = scratch_dir("smarty-overrides")
-        # the SVG icon sprite is a Laravel Blade view in pkp-lib; the page needs none of its icons
-        (own / "frontend" / "components").mkdir(parents=True, exist_ok=True)
-        (own / "frontend" / "components" / "svg-icon-sprite.blade").write_text("", encoding="utf-8")
-        dirs = [own] + [root / f / "templates" for f in self.folders]
-        return dirs
-
-    def style_sheets(self, root: Path, rng: random.Random) -> list[str]:
-        """The theme's compiled CSS, with its seeded colour or Bootswatch scheme."""
+    def style_sheets(self, root: Path, rng: random.Random) -> tuple[str, list[str]]:
+        """The theme's compiled CSS, with its seeded colour or Bootswatch scheme: (variant, sheets)."""
         base_url = (("baseUrl", "''"),)
         if self.theme.folder is None:
             styles = root / OJS / "plugins" / "themes" / "default" / "styles"
             colour = pick(rng, {"#1E6292": 4, "#7A1F3D": 1, "#0B6E4F": 1, "#333333": 1, "#8C4A0F": 1})
-            return [compile_less(styles / "index.less", (_pkp_styles_shim(styles),), (), (("bg-base", colour),))]
+            return "default", [compile_less(styles / "index.less", (_pkp_styles_shim(styles),), (),
+                                            (("bg-base", colour),))]
         theme = root / self.theme.folder
         if self.theme.folder == "pkp__bootstrap3":
             scheme = pick(rng, {s: 1 for s in _bootswatch_schemes(theme)} | {"bootstrap": 4})
-            return [compile_less(theme / "styles" / f"{scheme}.less", (), base_url)]
+            return f"bootstrap-{scheme}", [compile_less(theme / "styles" / f"{scheme}.less", (), base_url)]
         if self.theme.folder == "pkp__healthSciences":
             colour = pick(rng, {"#10BECA": 4, "#1E6292": 1, "#7A1F3D": 1, "#2E7D32": 1})
-            return [
+            return "health_sciences", [
                 read_css(theme / "libs" / "app.min.css"),
                 compile_less(theme / "styles" / "index.less", (), base_url, pairs({"primary": colour})),
             ]
-        return [
+        return "immersion", [
             read_css(theme / "resources" / "dist" / "app.min.css"),
             compile_less(theme / "resources" / "less" / "import.less", (), base_url),
         ]
+
+
+@functools.lru_cache(maxsize=1)
+def _overrides() -> Path:
+    """Our templates, looked up before the platform's: an empty SVG icon sprite (pkp-lib's is a
+    Laravel Blade view; the page needs none of its icons)."""
+    own = scratch_dir("smarty-overrides")
+    (own / "frontend" / "components").mkdir(parents=True, exist_ok=True)
+    (own / "frontend" / "components" / "svg-icon-sprite.blade").write_text("", encoding="utf-8")
+    return own
 
 
 def _bootswatch_schemes(theme: Path) -> list[str]:
@@ -209,15 +211,20 @@ def _pkp_styles_shim(styles: Path) -> Path:
 
 
 @functools.lru_cache(maxsize=None)
-def _translations_file(root: Path) -> Path:
-    """The English labels of OJS and pkp-lib (their ``.po`` files) and :data:`EXTRA_MESSAGES`, as JSON."""
+def _messages(root: Path) -> dict[str, str]:
+    """The English labels of OJS and pkp-lib (their ``.po`` files) and :data:`EXTRA_MESSAGES`."""
     messages: dict[str, str] = {}
     for folder in (PKP_LIB, OJS):  # OJS's own labels win
         for po in sorted((root / folder / "locale" / "en").glob("*.po")):
             messages.update(read_po(po))
-    messages.update(EXTRA_MESSAGES)
+    return {**messages, **EXTRA_MESSAGES}
+
+
+@functools.lru_cache(maxsize=None)
+def _translations_file(root: Path) -> Path:
+    """:func:`_messages` as the JSON file the Smarty driver reads."""
     path = scratch_dir("pkp-locale") / "en.json"
-    path.write_text(json.dumps(messages), encoding="utf-8")
+    path.write_text(json.dumps(_messages(root)), encoding="utf-8")
     return path
 
 
@@ -285,7 +292,6 @@ class _OjsPage:
         self.galleys = ["PDF"] + [g for g in ("HTML", "XML", "EPUB") if rng.random() < 0.25]
         self.number_references = rng.random() < 0.4
         self.citer = Citer(article, "original", link="<span{attrs}>{text}</span>")
-        self.variant = self.theme.name.replace("ojs_", "")
 
     # -- what the templates print ----------------------------------------------------------
 
@@ -530,7 +536,7 @@ class _OjsPage:
     # -- menus, hooks, head ------------------------------------------------------------
 
     def menus(self) -> dict[str, Any]:
-        messages = json.loads(_translations_file(renderers_dir().resolve()).read_text(encoding="utf-8"))
+        messages = _messages(renderers_dir().resolve())
 
         ids = iter(range(1, 100))
 

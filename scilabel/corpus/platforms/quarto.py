@@ -24,8 +24,8 @@ from typing import Any
 from scilabel.corpus.jats import Article
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.marks import Marks, attrs_of
-from scilabel.corpus.platforms.tools import missing_programs, scratch_dir
-from scilabel.corpus.templates.base import esc, lab, pick, ref_attrs
+from scilabel.corpus.platforms.tools import missing_programs, scratch_dir, with_variant
+from scilabel.corpus.templates.base import PageContext, esc, lab, pick, ref_attrs
 from scilabel.corpus.templates.body import BodySpec, render_abstract, render_body
 from scilabel.corpus.templates.citations import Citer, reference_html
 
@@ -68,7 +68,7 @@ class QuartoArticle(PlatformFamily):
     def missing_tools(self) -> str | None:
         return missing_programs("pandoc")
 
-    def render(self, article: Article, rng: random.Random, context: Any) -> str:
+    def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
         root = renderers_dir().resolve() / FOLDER
         marks = Marks()
         design = pick(rng, TITLE_BLOCKS)
@@ -87,7 +87,7 @@ class QuartoArticle(PlatformFamily):
         source.unlink()
         if done.returncode:
             raise RuntimeError(f"quarto: pandoc failed on {article.article_id}: {done.stderr.strip()[-800:]}")
-        return marks.apply(done.stdout)
+        return with_variant(marks.apply(done.stdout), design)
 
 
 def _templates(root: Path, design: str, work: Path) -> Path:

@@ -42,3 +42,10 @@ def missing_modules(*names: str) -> str | None:
 def plain_text(markup: str) -> str:
     """The text of an HTML fragment (tags dropped, entities resolved)."""
     return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+
+def with_variant(page: str, variant: str) -> str:
+    """``page`` with its seeded layout named on ``<html>`` (``data-scilabel-variant``, letters, ``_``
+    and ``-`` only), as the corpus manifest reads it."""
+    name = re.sub(r"[^a-z_-]+", "-", variant.lower()).strip("-")
+    return re.sub(r"<html\b", f'<html data-scilabel-variant="{name}"', page, count=1)
