@@ -122,10 +122,19 @@ def _page_template(root: Path) -> str:
 @functools.lru_cache(maxsize=None)
 def _example(root: Path, name: str) -> dict[str, Any]:
     """A page's example data; a pseudo-pattern (``page~variant.json``) merged over its page's."""
-    data = json.loads((root / PATTERNS / "04-pages" / name).read_text(encoding="utf-8"))
+    data = _titles(json.loads((root / PATTERNS / "04-pages" / name).read_text(encoding="utf-8")))
     if "~" not in name:
         return data
     return _merged(_example(root, name.split("~")[0] + ".json"), data)
+
+
+def _titles(data: Any) -> Any:
+    """``data`` with every string under a ``title`` key a :class:`Title`."""
+    if isinstance(data, dict):
+        return {k: Title(v) if k == "title" and isinstance(v, str) else _titles(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_titles(v) for v in data]
+    return data
 
 
 def _merged(base: Any, over: Any) -> Any:
