@@ -511,7 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jats", type=Path, default=_default_data() / "jats", help="folder of JATS/NLM XML articles")
     p.add_argument("--out", type=Path, required=True, help="output folder (pages, manifest.csv, zones.parquet)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--families", nargs="+", help="only these families (default: all)")
+    p.add_argument("--families", nargs="+", help="only these families (default: the hand-written ones; name real-platform families to add them)")
     p.add_argument("--workers", type=int, default=2, help="rendering processes (default 2)")
     p.add_argument("--timeout", type=float, default=10.0)
     p.set_defaults(func=cmd_corpus_generate)

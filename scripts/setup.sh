@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Set up scilabel on a Debian/Ubuntu machine as root: system packages (Python venv, Chromium, fonts),
-# a virtual environment in .venv, and the package with its test dependencies. Safe to run again:
+# a virtual environment in .venv, and the package with its test and corpus dependencies. Safe to run again:
 # it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3 python3-venv)
-# for the corpus's real-platform families (scilabel.corpus.platforms): libjs-bootstrap4, the style sheet
-# Janeway's clean theme loads; Java FreeMarker and a JDK for PLOS Wombat's templates, sassc for its SCSS
-for pkg in fonts-liberation fonts-dejavu-core libjs-bootstrap4 libfreemarker-java default-jdk-headless sassc; do
+# fonts; and the engines of the real-platform corpus families (scilabel.corpus.platforms): PHP Smarty for
+# OJS, Java FreeMarker and a JDK for PLOS Wombat, LESS and SCSS compilers for the platforms' style sheets,
+# pandoc for Quarto, and the Bootstrap style sheet Janeway's clean theme loads
+for pkg in fonts-liberation fonts-dejavu-core php-cli smarty4 node-less sassc pandoc libfreemarker-java \
+           default-jdk-headless libjs-bootstrap4; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ -z "${SCILABEL_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
