@@ -284,7 +284,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 
     hmm = {name: getattr(args, name) for name in HMM_SETTINGS if hasattr(args, name)}
     labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, topology=args.topology,
-                            workers=args.workers, random_state=args.random_state, **hmm)
+                            workers=args.workers, random_state=args.random_state, gold=args.gold, **hmm)
     print(json.dumps(labeler.model_card_, indent=2))
 
 
@@ -464,6 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
+    p.add_argument("--gold", type=Path, nargs="*", default=[],
+                   help="reviewed gold datasets (scilabel corpus gold) trained on whole, every split: the real "
+                        "pages a shipped model learns from (the model card's test figures leave them out)")
     p.add_argument("--emission", default="nb", metavar="NAME",
                    help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,

@@ -284,6 +284,12 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
     card = load_model(tmp_path / "c.joblib").model_card_
     assert (card["gap_self_loop"], card["br_self_loop"], card["barh_to_references"], card["affiliations_to_barh"]) == (
         0.6, None, 0.02, None)
+    # a gold dataset is trained on whole, its test pages too
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        train_labeler([data], "nb", tmp_path / "g.joblib", gold=[data])
+    card = load_model(tmp_path / "g.joblib").model_card_
+    assert card["trained_on"]["pages"] == 30 and card["trained_on"]["gold"] == [str(data)]  # the 2 test pages too
 
 
 def test_state_mapping_used_for_training():

@@ -74,9 +74,11 @@ def _documents(manifest: pd.DataFrame) -> pd.Series:
 
 def write_declared(out_dir: Path, manifest: pd.DataFrame) -> dict[str, Declared | None]:
     """Read every page's declared metadata (:func:`~scilabel.metadata.read_meta` of its ``html_path``,
-    or of ``document`` under ``out_dir``), write ``declared.jsonl`` and return it by document."""
+    or of ``document`` under ``out_dir``; None where neither is a file), write ``declared.jsonl`` and
+    return it by document."""
     records: dict[str, Declared | None] = {}
-    for document, html_path in zip(_documents(manifest), manifest["html_path"]):
+    html_paths = manifest["html_path"] if "html_path" in manifest else [None] * len(manifest)
+    for document, html_path in zip(_documents(manifest), html_paths):
         path = Path(html_path) if isinstance(html_path, str) and Path(html_path).exists() else Path(out_dir) / document
         records[document] = Declared.of(read_meta(load_source(path).html)) if path.exists() else None
     lines = (json.dumps({"document": doc, "declared": rec.to_dict() if rec else None}, ensure_ascii=False)
