@@ -24,6 +24,7 @@ from ..atomic import atomic_path, write_text
 from ..cache import cached_zones
 from ..features.evidence import DECLARED_COLUMN, Declared
 from ..metadata import read_meta
+from ..readers.base import PageError
 from ..readers.sources import load_source
 from ..schema import LABELS
 
@@ -74,13 +75,16 @@ def _documents(manifest: pd.DataFrame) -> pd.Series:
 
 def write_declared(out_dir: Path, manifest: pd.DataFrame) -> dict[str, Declared | None]:
     """Read every page's declared metadata (:func:`~scilabel.metadata.read_meta` of its ``html_path``,
-    or of ``document`` under ``out_dir``; None where neither is a file), write ``declared.jsonl`` and
+    or of ``document`` under ``out_dir``; None where it cannot be read), write ``declared.jsonl`` and
     return it by document."""
     records: dict[str, Declared | None] = {}
     html_paths = manifest["html_path"] if "html_path" in manifest else [None] * len(manifest)
     for document, html_path in zip(_documents(manifest), html_paths):
         path = Path(html_path) if isinstance(html_path, str) and Path(html_path).exists() else Path(out_dir) / document
-        records[document] = Declared.of(read_meta(load_source(path).html)) if path.exists() else None
+        try:
+            records[document] = Declared.of(read_meta(load_source(path).html))
+        except (OSError, PageError):  # a page gone or unreadable (its render failed too): nothing declared
+            records[document] = None
     lines = (json.dumps({"document": doc, "declared": rec.to_dict() if rec else None}, ensure_ascii=False)
              for doc, rec in records.items())
     write_text(Path(out_dir) / DECLARED_FILE, "".join(line + "\n" for line in lines))
