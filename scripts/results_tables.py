@@ -122,7 +122,8 @@ def _keep(run_dir: Path, day: str, gold_cv: bool, parser: argparse.ArgumentParse
         settings = data["settings"]
         kept["command"] = (f"python evaluate.py --gold-cv {settings['gold']} --data {' '.join(settings['train_datasets'])} "
                            f"--collections {settings['collections']} --folds {settings['n_folds']}"
-                           + (" --ablate-vetoes" if data.get("variants") else ""))
+                           + (" --ablate-vetoes" if any(v.startswith("cv without") for v in data.get("variants", ()))
+                              else ""))
         kept["summary"] = data["summary"]
         kept["variants"] = data.get("variants", [])
     else:
