@@ -288,22 +288,10 @@ def cmd_train(args: argparse.Namespace) -> None:
     print(json.dumps(labeler.model_card_, indent=2))
 
 
-def generated_table(labeler, datasets: list[Path]) -> pd.DataFrame:
-    """Zone F per label of ``labeler`` (with the pages' declared metadata and without, when it reads
-    them) on the test split of the generated ``datasets``: the second table of a gold cross-validation."""
-    from .evaluation import evaluate
-
-    systems = {"model as given": labeler.predict}
-    if labeler.page_metadata:
-        systems["layout only"] = copy.copy(labeler).set_params(page_metadata=False).predict
-    summary = evaluate(systems, datasets, split="test").summary
-    return summary[summary["level"] == "zone"].drop(columns="level").round(1)
-
-
 def cmd_gold_cv(args: argparse.Namespace) -> None:
     """Publisher-grouped cross-validation on the real-page gold, beside the shipped model and peers."""
     from .corpus.gold import default_scorer_path, load_page_scorer
-    from .crossval import cross_validate_gold, format_table, plot_publishers, veto_ablation
+    from .crossval import cross_validate_gold, format_table, generated_table, plot_publishers, veto_ablation
     from .persistence import load_model, model_path
     from .training import ensure_rendered
 

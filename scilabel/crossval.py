@@ -28,6 +28,7 @@ from sklearn.model_selection import GroupKFold
 from .baselines import BaselineResult, get_baseline
 from .corpus.dataset import MANIFEST_FILE, load_zones
 from .corpus.gold import zone_records
+from .evaluation import evaluate
 from .labeler import ZoneLabeler
 from .readers.sources import load_source
 from .rules.vetoes import Veto, without
@@ -167,6 +168,16 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
                 "labeler": {k: repr(v) for k, v in template.get_params(deep=False).items() if k != "vetoes"},
                 "vetoes": [v.name for v in template.vetoes], "shipped": getattr(shipped, "model_card_", {}).get("name")}
     return GoldCV(pages, folds, settings, tuple(variants))
+
+
+def generated_table(labeler: ZoneLabeler, datasets: list[Path]) -> pd.DataFrame:
+    """Zone F per label of ``labeler`` (with the pages' declared metadata and without, when it reads
+    them) on the test split of the generated ``datasets``: the second table of a gold cross-validation."""
+    systems = {"model as given": labeler.predict}
+    if labeler.page_metadata:
+        systems["layout only"] = copy.copy(labeler).set_params(page_metadata=False).predict
+    summary = evaluate(systems, datasets, split="test").summary
+    return summary[summary["level"] == "zone"].drop(columns="level").round(1)
 
 
 def veto_ablation(vetoes: tuple[Veto, ...]) -> dict[str, dict]:

@@ -4,9 +4,10 @@ A page's declared record (:class:`~scilabel.metadata.PageMeta`: its Highwire, Du
 tags) travels with its zones as :class:`Declared`, one object per page in the zones frame's
 ``declared`` column. The features (:data:`EVIDENCE_FEATURES`) say, per zone, how much of it the
 declared title, authors, institutions, abstract and references account for, and whether each was
-declared at all; they join the layout features, so the emission weighs them with words and layout
-rather than the tags overriding the page. Without a ``declared`` column (or with None for a page)
-every feature is 0: what a page without tags gives.
+declared at all; :class:`~scilabel.metadata_evidence.MetadataEvidence` turns them into a factor of the
+emission, so that the labeller weighs them with words and layout rather than the tags overriding the
+page. Without a ``declared`` column (or with None for a page) every feature is 0: what a page without
+tags gives.
 """
 from __future__ import annotations
 
