@@ -121,7 +121,7 @@ def pages_section(parser, zones: pd.DataFrame, splits: list[str], label_column: 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", type=Path, default=REPO / "models" / "scilabel-refs.joblib")
+    ap.add_argument("--model", type=Path, default=REPO / "models" / "scilabel-refs.npz")
     ap.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     ap.add_argument("--corpus", type=Path, default=REPO / "build" / "corpus")
     ap.add_argument("--splits", nargs="+", default=["test", "dev"])

@@ -160,10 +160,10 @@ def _load_models(args: argparse.Namespace):
     from .persistence import load_model, model_path
     from .references import load_parser
 
-    labeler = load_model(model_path(args.model))
+    labeler = load_model(model_path(args.model), trust=args.trust_model)
     if args.no_page_metadata:
         labeler.set_params(page_metadata=False)
-    return labeler, load_parser(args.refs_model)
+    return labeler, load_parser(args.refs_model, trust=args.trust_model)
 
 
 def _pages_in(target: str) -> list[str]:
@@ -247,7 +247,7 @@ def cmd_refs(args: argparse.Namespace) -> None:
     if args.string is not None:
         if not args.string.strip():
             raise CommandError("--string: the reference text is empty")
-        record = load_parser(args.refs_model).parse(args.string)
+        record = load_parser(args.refs_model, trust=args.trust_model).parse(args.string)
         references = [record]
     else:
         reader = reader_for(args.page, timeout=args.timeout)
@@ -278,6 +278,13 @@ def cmd_train_refs(args: argparse.Namespace) -> None:
     print(json.dumps(parser.model_card_, indent=2, default=str))
 
 
+def cmd_model_convert(args: argparse.Namespace) -> None:
+    """Rewrite a trusted joblib pickle of a model in the safe format."""
+    from .persistence import convert_model
+
+    print(convert_model(args.source, args.target))
+
+
 def cmd_train(args: argparse.Namespace) -> None:
     """Train a labeller on dataset folders and save it with its model card."""
     from .training import train_labeler
@@ -298,7 +305,7 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
     specs = args.model or ["svm"]
     if len(specs) > 1:
         raise CommandError("--gold-cv takes one --model: the labeller whose settings each fold retrains")
-    shipped = load_model(model_path(specs[0]))
+    shipped = load_model(model_path(specs[0]), trust=args.trust_model)
     gold_dir = _existing_dir(args.gold_cv, "gold dataset (scilabel corpus gold)")
     manifest = pd.read_csv(gold_dir / "manifest.csv")
     scorer = load_page_scorer(args.scorer or default_scorer_path(Path(manifest["gold_file"].iloc[0]).parents[1]))
@@ -336,7 +343,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
 
     systems = {}
     for spec in args.model or SHIPPED_MODELS:
-        labeler = load_model(model_path(spec))
+        labeler = load_model(model_path(spec), trust=args.trust_model)
         name = labeler.model_card_.get("name", Path(spec).stem) if hasattr(labeler, "model_card_") else Path(spec).stem
         if name in systems:  # two models whose cards share a name: tell them apart by their files
             name = f"{name} ({spec})"
@@ -395,6 +402,10 @@ def _labeler_system(labeler):
     return lambda frame: labeler.label_pages(frame)[0].labels
 
 
+TRUST_HELP = ("also load model files that are joblib pickles (scilabel 0.3 and earlier): loading a pickle runs "
+              "code from the file, so only for files you trust")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scilabel", description="Label the zones of scholarly article web pages.")
     parser.add_argument("--version", action="version", version=f"scilabel {__version__}")
@@ -413,6 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--model", help="zone labeller: model file, or an emission name (nb, svm) for its "
                                             "shipped model (default: svm, or $SCILABEL_MODEL)")
             p.add_argument("--refs-model", type=Path, help="reference parser file (default: the shipped one)")
+            p.add_argument("--trust-model", action="store_true", help=TRUST_HELP)
             p.add_argument("--no-page-metadata", action="store_true",
                            help="label by layout and words alone, as if the page declared no metadata "
                                 "(its meta tags, JSON-LD ...); the record then has no metadata block")
@@ -447,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),
                    help="shared data folder: labelled strings in references/, JATS articles in jats/")
-    p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
+    p.add_argument("--out", type=Path, required=True, help="model file to write (.npz)")
     p.set_defaults(func=cmd_train_refs)
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
@@ -466,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(f"--{name.replace('_', '-')}", type=_probability_or_counted, default=argparse.SUPPRESS,
                        metavar="P|counted", help=f"{what}: a probability, or 'counted' for the training pages' "
                                                  "estimate (default: ZoneLabeler's, written to the model card)")
-    p.add_argument("--out", type=Path, required=True, help="model file to write (.joblib)")
+    p.add_argument("--out", type=Path, required=True, help="model file to write (.npz)")
     p.add_argument("--random-state", type=int, default=0,
                    help="seed of the SVM's training sample and solver (default 0, as the shipped model)")
     p.add_argument("--workers", type=int, default=2, help="rendering processes for datasets not yet rendered")
@@ -478,6 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
     p.add_argument("--split", default="test", help="which split to score (default test)")
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")
+    p.add_argument("--trust-model", action="store_true", help=TRUST_HELP)
     p.add_argument("--baselines", nargs="+", metavar="NAME", help="also score these baselines (or: all) in one table")
     p.add_argument("--out", type=Path, help="folder for CSV/JSON tables and confusion matrices")
     cv = p.add_argument_group("real-page gold cross-validation (--gold-cv); --data are then the generated "
@@ -496,6 +509,13 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--ablate-vetoes", action="store_true",
                     help="also score each fold's model with each veto left out in turn, and with none")
     p.set_defaults(func=cmd_evaluate)
+
+    model = sub.add_parser("model", help="model files").add_subparsers(dest="model_command", required=True, metavar="ACTION")
+    p = model.add_parser("convert", help="rewrite a joblib pickle of a labeller or reference parser in the safe format "
+                                         "(loading the pickle runs its code: only for files you trust)")
+    p.add_argument("source", type=Path, help="the pickle (.joblib)")
+    p.add_argument("target", type=Path, help="the model file to write (.npz)")
+    p.set_defaults(func=cmd_model_convert)
 
     corpus = sub.add_parser("corpus", help="build labelled data").add_subparsers(dest="corpus_command", required=True, metavar="KIND")
     p = corpus.add_parser("generate", help="labelled pages from JATS articles through the page-template families")

@@ -334,6 +334,6 @@ class EmissionKind:
 #: Emission name -> its class and shipped model, the one list the labeller (``ZoneLabeler(emission=name)``),
 #: training, the shipped models (``load_model(name)``) and the command line read.
 EMISSIONS: dict[str, EmissionKind] = {
-    "nb": EmissionKind(NaiveBayesEmission, "scilabel-nb.joblib"),
-    "svm": EmissionKind(SVMEmission, "scilabel-svm.joblib"),
+    "nb": EmissionKind(NaiveBayesEmission, "scilabel-nb.npz"),
+    "svm": EmissionKind(SVMEmission, "scilabel-svm.npz"),
 }

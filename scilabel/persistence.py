@@ -1,7 +1,9 @@
-"""Saving and loading trained models (joblib pickles with their versions and model card).
+"""Saving and loading trained models with their versions and model card.
 
-Loading a pickle runs code from the file: load only models you trust (the ones shipped in
-``models/`` or trained yourself).
+Models are saved in :mod:`scilabel.modelfile`'s format, which runs no code from the file on load.
+A joblib pickle (the format of scilabel 0.3 and earlier) runs code from the file when it is loaded:
+it is read only with ``trust=True`` (``--trust-model``), with a warning; :func:`convert_model` turns
+one into the safe format (``scilabel model convert OLD.joblib NEW.npz``).
 """
 from __future__ import annotations
 
@@ -13,8 +15,7 @@ from pathlib import Path
 import joblib
 import sklearn
 
-from . import __version__
-from .atomic import atomic_path
+from . import __version__, modelfile
 from .emission import EMISSIONS
 from .labeler import MODEL_FORMAT, ZoneLabeler
 
@@ -50,27 +51,66 @@ def model_path(spec: str | Path | None = None) -> Path:
 
 
 def save_model(labeler: ZoneLabeler, path: str | Path, card: dict) -> Path:
-    """Attach ``card`` (training data summary, test metrics ...) as ``model_card_`` and write atomically."""
+    """Attach ``card`` (training data summary, test metrics ...) as ``model_card_`` and write atomically
+    in the safe format."""
     labeler.model_card_ = dict(card)
-    with atomic_path(path) as tmp:
-        joblib.dump(labeler, tmp, compress=3)
-    return Path(path)
+    return modelfile.dump(labeler, path)
 
 
-def load_model(path: str | Path | None = None) -> ZoneLabeler:
-    """Load a trusted model file (default: the shipped default model).
+def read_model_file(path: str | Path, trust: bool = False, what: str = "model") -> object:
+    """The object in a model file: the safe format always; a joblib pickle only with ``trust``.
+
+    Raises :class:`ModelError` with a one-line reason for a missing file, a pickle not trusted, or
+    a file that is neither format.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ModelError(f"{path}: no such {what} file")
+    if modelfile.is_model_file(path):
+        try:
+            return modelfile.load(path)
+        except Exception as exc:  # a damaged archive or one naming what a model may not hold
+            raise ModelError(f"{path}: not a usable scilabel {what} ({_reason(exc)})") from None
+    if not trust:
+        raise ModelError(f"{path}: not a scilabel {what} in the safe format; if it is a joblib pickle you trust, "
+                         f"pass --trust-model (loading a pickle runs code from the file) or convert it once with "
+                         f"`scilabel model convert {path} NEW.npz`")
+    log.warning("%s: loading a pickle, which runs code from the file: only do this for files you trust", path)
+    try:
+        return joblib.load(path)
+    except Exception as exc:  # any unpickling failure means "not a model we can use"
+        raise ModelError(f"{path}: not a scilabel {what} ({_reason(exc)})") from None
+
+
+def _reason(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:120]}"
+
+
+def convert_model(source: str | Path, target: str | Path) -> Path:
+    """Rewrite a trusted joblib pickle of a zone labeller or reference parser in the safe format.
+
+    Unpickling ``source`` runs code from it: convert only files you trust.
+    """
+    from .references import save_parser
+    from .references.parser import ReferenceParser
+
+    model = read_model_file(source, trust=True)
+    if isinstance(model, ReferenceParser):
+        return save_parser(model, target)
+    if isinstance(model, ZoneLabeler):
+        return modelfile.dump(model, target)
+    raise ModelError(f"{source}: neither a scilabel ZoneLabeler nor a ReferenceParser (found {type(model).__name__})")
+
+
+def load_model(path: str | Path | None = None, trust: bool = False) -> ZoneLabeler:
+    """Load a model file (default: the shipped default model); a pickle only with ``trust``.
 
     Warns when it was saved with another scilabel or scikit-learn version; raises
-    :class:`ModelError` with a one-line reason when the file is missing, not a model, or a model of
-    another format (:data:`~scilabel.labeler.MODEL_FORMAT`).
+    :class:`ModelError` with a one-line reason when the file is missing, not a model, a pickle not
+    trusted, or a model of another format (:data:`~scilabel.labeler.MODEL_FORMAT`).
     """
     path = Path(path) if path is not None else default_model_path()
-    if not path.is_file():
-        raise ModelError(f"{path}: no such model file")
-    try:
-        model = joblib.load(path)
-    except Exception as exc:  # any unpickling failure means "not a model we can use"
-        raise ModelError(f"{path}: not a scilabel model ({type(exc).__name__}: {str(exc)[:120]})") from None
+    model = read_model_file(path, trust)
     if not isinstance(model, ZoneLabeler) or not hasattr(model, "hmm_"):
         raise ModelError(f"{path}: not a fitted scilabel ZoneLabeler (found {type(model).__name__})")
     saved = dict(getattr(model, "versions_", {}))

@@ -84,11 +84,11 @@ def test_label_directory_skips_and_reports_bad_pages(capsys, tmp_path):
 
 
 def test_errors_are_one_line_and_exit_non_zero(tmp_path):
-    bad_model = tmp_path / "bad.joblib"
+    bad_model = tmp_path / "bad.npz"
     bad_model.write_text("nonsense")
     cases = [
         (["label", str(tmp_path / "missing.html")], "missing.html: no such file"),
-        (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.joblib: not a scilabel model"),
+        (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.npz: not a scilabel model"),
         (["zones", str(tmp_path / "missing.html")], "no such file"),
     ]
     for args, message in cases:
@@ -129,7 +129,7 @@ def test_train_refs_writes_a_parser_with_its_card(shared_data, capsys, tmp_path)
     (data / "references" / "ParsCit").mkdir(parents=True)
     (data / "jats").mkdir()
     (data / "references" / "ParsCit" / "cora.tagged.txt").write_text("\n".join(lines[:120]) + "\n", encoding="utf-8")
-    out = tmp_path / "refs.joblib"
+    out = tmp_path / "refs.npz"
     assert main(["train-refs", "--data", str(data), "--out", str(out)]) == 0
     card = json.loads(capsys.readouterr().out)
     parser = load_parser(out)

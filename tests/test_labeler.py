@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import copy
+import json
+import os
 import pickle
 import warnings
 
@@ -9,11 +11,13 @@ import joblib
 import numpy as np
 import pandas as pd
 import pytest
+import sklearn
 from sklearn.base import clone
 
+import scilabel
 from scilabel.emission import NaiveBayesEmission, SVMEmission
 from scilabel.features import ZoneArrays
-from scilabel.labeler import ZoneLabeler
+from scilabel.labeler import MODEL_FORMAT, ZoneLabeler
 from scilabel.persistence import ModelError, load_model, save_model
 from scilabel.rules.vetoes import DEFAULT_VETOES, Veto, without
 from scilabel.schema import LABELS, STATE_INDEX, STATES, labels_to_states
@@ -236,26 +240,68 @@ def test_svm_calibration_groups_reach_the_emission_through_line_units(pages):
 
 
 def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
-    path = save_model(fitted, tmp_path / "m.joblib", {"name": "test-model"})
+    path = save_model(fitted, tmp_path / "m.npz", {"name": "test-model"})
     loaded = load_model(path)
     assert loaded.model_card_["name"] == "test-model"
     np.testing.assert_array_equal(loaded.predict(pages), fitted.predict(pages))
     with pytest.raises(ModelError, match="no such model file"):
-        load_model(tmp_path / "missing.joblib")
+        load_model(tmp_path / "missing.npz")
     (tmp_path / "junk.joblib").write_bytes(b"not a pickle at all")
-    with pytest.raises(ModelError, match="junk.joblib: not a scilabel model"):
+    with pytest.raises(ModelError, match="junk.joblib: not a scilabel model in the safe format.*--trust-model"):
         load_model(tmp_path / "junk.joblib")
+    with pytest.raises(ModelError, match="junk.joblib: not a scilabel model"):
+        load_model(tmp_path / "junk.joblib", trust=True)
     joblib.dump({"a": 1}, tmp_path / "dict.joblib")
     with pytest.raises(ModelError, match="not a fitted scilabel ZoneLabeler"):
-        load_model(tmp_path / "dict.joblib")
+        load_model(tmp_path / "dict.joblib", trust=True)
     fitted.versions_ = {**fitted.versions_, "scilabel": "0.0.1", "scikit-learn": "0.1"}
-    save_model(fitted, tmp_path / "old.joblib", {})
+    save_model(fitted, tmp_path / "old.npz", {})
     with pytest.warns(UserWarning, match="saved with"):
-        load_model(tmp_path / "old.joblib")
+        load_model(tmp_path / "old.npz")
     fitted.versions_ = {"scilabel": "0.2.0", "scikit-learn": "0.1"}  # as saved before formats were stamped
-    save_model(fitted, tmp_path / "format1.joblib", {})
-    with pytest.raises(ModelError, match=r"format1.joblib: a scilabel model of format 1; this scilabel reads format \d"):
-        load_model(tmp_path / "format1.joblib")
+    save_model(fitted, tmp_path / "format1.npz", {})
+    with pytest.raises(ModelError, match=r"format1.npz: a scilabel model of format 1; this scilabel reads format \d"):
+        load_model(tmp_path / "format1.npz")
+
+
+def test_a_pickle_runs_no_code_unless_trusted_and_converts_to_the_safe_format(fitted, pages, tmp_path):
+    from scilabel.persistence import convert_model
+
+    marker = tmp_path / "marker"
+
+    class Payload:  # unpickling calls os.system: what a hostile model file would do
+        def __reduce__(self):
+            return os.system, (f"touch {marker}",)
+
+    joblib.dump(Payload(), tmp_path / "evil.joblib")
+    with pytest.raises(ModelError, match="evil.joblib: not a scilabel model in the safe format"):
+        load_model(tmp_path / "evil.joblib")
+    assert not marker.exists()
+    with pytest.raises(ModelError, match="not a fitted scilabel ZoneLabeler"):
+        load_model(tmp_path / "evil.joblib", trust=True)
+    assert marker.exists()  # the test can fail: trusted, the pickle does run
+    model = copy.deepcopy(fitted)  # the test above changed the shared model's versions
+    model.versions_ = {"model_format": MODEL_FORMAT, "scilabel": scilabel.__version__, "scikit-learn": sklearn.__version__}
+    joblib.dump(model, tmp_path / "old.joblib")
+    converted = load_model(convert_model(tmp_path / "old.joblib", tmp_path / "new.npz"))
+    np.testing.assert_array_equal(converted.predict(pages), fitted.predict(pages))
+
+
+@pytest.mark.parametrize("graph", [
+    {"$function": "os:system"},
+    {"$object": "subprocess:Popen", "state": {"$dict": {}}},
+    {"$object": "sklearn_crfsuite._fileresource:FileResource", "state": {"$dict": {"name": "/etc/x"}}},
+    {"$type": "builtins:eval"},
+    {"$function": "scilabel.atomic:write_text"},
+])
+def test_a_safe_model_file_naming_anything_untrusted_is_refused(tmp_path, graph):
+    from scilabel import modelfile
+
+    path = tmp_path / "crafted.npz"
+    data = np.frombuffer(json.dumps({"$tuple": [graph]}).encode(), dtype=np.uint8)
+    np.savez(path, **{modelfile.GRAPH: data})
+    with pytest.raises(ModelError, match="crafted.npz: not a usable scilabel model"):
+        load_model(path)
 
 
 def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):

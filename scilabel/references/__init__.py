@@ -1,11 +1,12 @@
 """References of an article page: split the references zones into literals, parse their fields
 with a CRF, find the citation anchors in the body, link them, and keep each citing sentence.
 
-    parser = load_parser()                      # the shipped model, models/scilabel-refs.joblib
+    parser = load_parser()                      # the shipped model, models/scilabel-refs.npz
     found = page_references(zones, parser)      # zones: one page's DataFrame with labels
     found.references[0]["authors"], found.references[0]["contexts"]
 
-Loading a model file runs code from it (joblib pickle): load only trusted files.
+Parsers are saved in the format of :mod:`scilabel.modelfile`, which runs no code on load; a joblib
+pickle of an older scilabel loads only with ``trust=True`` (see :mod:`scilabel.persistence`).
 """
 from __future__ import annotations
 
@@ -13,28 +14,35 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-import joblib
 import pandas as pd
 
+from .. import modelfile
 from .anchors import Anchor, attach_contexts, find_anchors
 from .parser import ReferenceParser, versions
 from .split import Literal, split_references
 
 __all__ = [
-    "Anchor", "Literal", "PageReferences", "ReferenceParser", "load_parser", "page_references", "split_references",
+    "Anchor", "Literal", "PageReferences", "ReferenceParser", "load_parser", "page_references", "save_parser",
+    "split_references",
 ]
 
 #: The shipped reference parser.
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "scilabel-refs.joblib"
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "scilabel-refs.npz"
 
 
-def load_parser(path: str | Path | None = None) -> ReferenceParser:
-    """Load a trusted reference parser (default: the shipped one); warn when it was saved with
-    other versions of scilabel or its CRF packages, raise ``ValueError`` when it is not a parser."""
+def save_parser(parser: ReferenceParser, path: str | Path) -> Path:
+    """Write a fitted parser atomically in the safe format."""
+    return modelfile.dump(parser, path)
+
+
+def load_parser(path: str | Path | None = None, trust: bool = False) -> ReferenceParser:
+    """Load a reference parser (default: the shipped one); a joblib pickle only with ``trust``. Warn
+    when it was saved with other versions of scilabel or its CRF packages; raise
+    :class:`~scilabel.persistence.ModelError` (a ``ValueError``) when it is not a parser."""
+    from ..persistence import read_model_file
+
     path = Path(path) if path is not None else MODEL_PATH
-    if not path.is_file():
-        raise ValueError(f"{path}: no such reference model file")
-    parser = joblib.load(path)
+    parser = read_model_file(path, trust, what="reference model")
     if not isinstance(parser, ReferenceParser) or not hasattr(parser, "crf_"):
         raise ValueError(f"{path}: not a fitted scilabel ReferenceParser (found {type(parser).__name__})")
     saved = getattr(parser, "model_card_", {}).get("versions", {})

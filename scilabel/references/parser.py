@@ -2,8 +2,8 @@
 
 :class:`ReferenceParser` is a scikit-learn style estimator around ``sklearn_crfsuite.CRF``: its
 parameters are set in ``__init__`` only, ``fit`` takes labelled references and returns the
-estimator, fitted attributes end in ``_``, and it pickles with joblib (the native model travels
-inside the pickle).
+estimator, fitted attributes end in ``_``, and it saves with :func:`scilabel.references.save_parser`
+(the CRF's native model travels inside the file).
 """
 from __future__ import annotations
 

@@ -19,13 +19,12 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
-import joblib
 from lxml import etree
 
-from ..atomic import atomic_path
 from ..corpus.generate import article_split, split_key
 from ..corpus.jats import PersonName, ReferenceFields, iter_articles
 from ..corpus.refstrings import LabelledReference, iter_labelled_references, make_segments
+from . import save_parser
 from .evaluation import corpus_name, corpus_scores
 from .parser import ReferenceParser, versions
 
@@ -265,7 +264,7 @@ def scores_by_corpus(
 
 def train_reference_parser(data_dir: str | Path, out_path: str | Path, **params: object) -> ReferenceParser:
     """Fit a :class:`ReferenceParser` (``params`` go to its constructor) on the training references
-    under ``data_dir``, score it on the held-out ones, and save it with joblib atomically, carrying
+    under ``data_dir``, score it on the held-out ones, and save it in the safe format (:func:`~scilabel.references.save_parser`), carrying
     a model card (``model_card_``: training counts, held-out F1 per corpus, versions)."""
     started = time.perf_counter()
     train, held = training_data(Path(data_dir))
@@ -282,7 +281,6 @@ def train_reference_parser(data_dir: str | Path, out_path: str | Path, **params:
         "training_seconds": round(fitted, 1),
         "versions": versions(),
     }
-    with atomic_path(out_path) as tmp:
-        joblib.dump(parser, tmp, compress=3)
+    save_parser(parser, out_path)
     log.info("saved %s (%.1f MB)", out_path, Path(out_path).stat().st_size / 2**20)
     return parser
