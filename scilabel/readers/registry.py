@@ -6,7 +6,7 @@ from typing import Any
 
 from .base import Reader, UnsupportedSource
 from .html_chromium import ChromiumHTMLReader
-from .sources import source_path
+from .sources import read_head, source_path
 
 #: The reader of each kind of input.
 READERS: dict[str, type[Reader]] = {"html": ChromiumHTMLReader}
@@ -19,16 +19,12 @@ SIGNATURES: dict[str, tuple[tuple[str, ...], bytes]] = {
 
 def source_kind(source: str | Path) -> str:
     """The kind of input a source is: a key of :data:`SIGNATURES` for a file recognised by its name or
-    first bytes, else ``"html"`` (an HTML string, an http(s) URL, any other file)."""
+    first bytes, else ``"html"`` (an HTML string, a URL, any other file)."""
     path = source_path(source)
     if path is None:
         return "html"
     name = path.name.lower()
-    try:
-        with path.open("rb") as file:
-            head = file.read(8)
-    except OSError:  # a missing or unreadable file: its reader says so
-        head = b""
+    head = read_head(path, 8)  # empty for a missing file, a pipe or a device: its reader says so
     for kind, (endings, magic) in SIGNATURES.items():
         if name.endswith(endings) or head.startswith(magic):
             return kind
