@@ -17,7 +17,7 @@ from . import __version__
 from .atomic import write_text
 from .readers import PageError, reader_for
 from .readers.render import BrowserNotFound, Renderer
-from .readers.sources import html_files
+from .readers.sources import Limits, html_files
 from .schema import TOPOLOGIES
 from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, formats
 from .zones import collect_zones
@@ -40,16 +40,23 @@ def _emit(text: str, output: Path | None) -> None:
         write_text(output, text)
 
 
+def _reader_options(args: argparse.Namespace) -> dict:
+    """What a page command's reader is built with: its load timeout and per-page limits."""
+    limits = Limits(deadline=args.deadline, max_bytes=int(args.max_page_mb * 2**20), max_nodes=args.max_nodes,
+                    memory_mb=args.max_memory_mb, redirect_any_host=args.redirects_any_host)
+    return {"timeout": args.timeout, "limits": limits}
+
+
 def cmd_zones(args: argparse.Namespace) -> None:
     """Print the component zones of a page."""
-    with Renderer(timeout=args.timeout) as renderer:
+    with Renderer(**_reader_options(args)) as renderer:
         zones = collect_zones(renderer.render(args.page))
     _emit(WRITERS[args.format].zones(zones), args.output)
 
 
 def cmd_render(args: argparse.Namespace) -> None:
     """Render a page, optionally save a screenshot, and print what the browser saw."""
-    with Renderer(timeout=args.timeout) as renderer:
+    with Renderer(**_reader_options(args)) as renderer:
         page = renderer.render(args.page, screenshot=args.screenshot)
     zones = collect_zones(page)
     summary = {
@@ -191,7 +198,7 @@ def cmd_label(args: argparse.Namespace) -> int:
     if args.baseline:
         baseline, label_one = _baseline_labeller(args)
     else:
-        reader = reader_for(pages[0], timeout=args.timeout)  # a directory holds HTML pages only
+        reader = reader_for(pages[0], **_reader_options(args))  # a directory holds HTML pages only
         labeler, parser = _load_models(args)
         stack.enter_context(reader)
         label_one = lambda page, overlay: label_page(reader, labeler, parser, page, overlay=overlay)  # noqa: E731
@@ -231,7 +238,7 @@ def _baseline_labeller(args: argparse.Namespace):
             baseline.case_base = CaseBase.load(args.case_base)
 
     def label_one(page: str, overlay: Path | None) -> dict:
-        doc = load_source(page, timeout=args.timeout)
+        doc = load_source(page, timeout=args.timeout, limits=_reader_options(args)["limits"])
         return record(baseline.extract(doc.html, doc.url), doc.source)
 
     return baseline, label_one
@@ -250,7 +257,7 @@ def cmd_refs(args: argparse.Namespace) -> None:
         record = load_parser(args.refs_model, trust=args.trust_model).parse(args.string)
         references = [record]
     else:
-        reader = reader_for(args.page, timeout=args.timeout)
+        reader = reader_for(args.page, **_reader_options(args))
         labeler, parser = _load_models(args)
         with reader:
             labelled = label_page(reader, labeler, parser, args.page)
@@ -263,7 +270,7 @@ def cmd_structure(args: argparse.Namespace) -> None:
     """Print the article structure of a page (scilabel XML by default)."""
     from .structure import structure_page
 
-    reader = reader_for(args.page, timeout=args.timeout)
+    reader = reader_for(args.page, **_reader_options(args))
     labeler, parser = _load_models(args)
     with reader:
         article = structure_page(reader, labeler, parser, args.page)
@@ -419,6 +426,17 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.add_argument("page", nargs="?" if page_optional else None, help="HTML file, http(s) URL, or an HTML string")
         p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
+        limits = p.add_argument_group("limits of one page (a page past one fails with a message naming its option)")
+        limits.add_argument("--deadline", type=float, default=Limits.deadline,
+                            help=f"seconds for a page as a whole: fetch, render, reading (default {Limits.deadline:g})")
+        limits.add_argument("--max-page-mb", type=float, default=Limits.max_bytes / 2**20,
+                            help=f"size of a page file or response (default {Limits.max_bytes // 2**20})")
+        limits.add_argument("--max-nodes", type=int, default=Limits.max_nodes,
+                            help=f"elements and text nodes read from a page (default {Limits.max_nodes})")
+        limits.add_argument("--max-memory-mb", type=int, default=Limits.memory_mb,
+                            help=f"memory of the browser's renderer for a page (default {Limits.memory_mb})")
+        limits.add_argument("--redirects-any-host", action="store_true",
+                            help="follow a URL's redirects to other hosts and ports (default: the same host only)")
         p.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
         if models:
             p.add_argument("--model", help="zone labeller: model file, or an emission name (nb, svm) for its "

@@ -2,15 +2,21 @@
 // Element row: [1, parent, tag, display, visibility, fontSize, fontWeight, fontStyle, x, y, w, h, clipped, attrs]
 // Text row:    [3, parent, text, x, y, w, h]  (box = union of the text's line boxes; w = h = 0 when it has none)
 // Coordinates are CSS px relative to the document. Iterative, so arbitrarily deep trees are safe.
-() => {
+// Runs in an isolated world (the page's scripts cannot replace what it calls). Gives {error: "root"}
+// when the document has no root element and {error: "nodes"} past maxNodes rows.
+maxNodes => {
+  const root = document.documentElement;
+  if (!root) return JSON.stringify({error: "root"});
+  if (document.getElementsByTagName("*").length > maxNodes) return JSON.stringify({error: "nodes"});
   // <object> is not skipped: its children are fallback content, shown because its own load is blocked.
   const SKIP = new Set(["script", "style", "noscript", "template", "head", "iframe"]);
   const KEEP_ATTRS = ["id", "class", "href"];
   const sx = window.scrollX, sy = window.scrollY;
   const range = document.createRange();
   const rows = [];
-  const stack = [[document.documentElement, -1]];
+  const stack = [[root, -1]];
   while (stack.length) {
+    if (rows.length > maxNodes) return JSON.stringify({error: "nodes"});
     const [node, parent] = stack.pop();
     if (node.nodeType === Node.ELEMENT_NODE) {
       const tag = node.localName;
@@ -47,7 +53,6 @@
       else rows.push([3, parent, text, x0 + sx, y0 + sy, x1 - x0, y1 - y0]);
     }
   }
-  const root = document.documentElement;
   // One JSON string: far cheaper to pass out of the page than a nested value.
   return JSON.stringify({
     rows,

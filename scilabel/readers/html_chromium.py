@@ -8,6 +8,7 @@ from ..metadata import read_meta
 from ..zones import collect_zones, zones_frame
 from .base import Document
 from .render import Renderer
+from .sources import Limits
 
 
 class ChromiumHTMLReader:
@@ -19,6 +20,8 @@ class ChromiumHTMLReader:
         Seconds a page may take to load (and its scripts to run); see :class:`.render.Renderer`.
     javascript : bool
         Whether the page's scripts run.
+    limits : Limits
+        What one page may use (time, bytes, DOM nodes, memory); see :class:`.sources.Limits`.
 
     Use as a context manager: the browser starts on entry and stops on exit::
 
@@ -26,8 +29,8 @@ class ChromiumHTMLReader:
             document = reader.read("article.html")
     """
 
-    def __init__(self, timeout: float = 10.0, javascript: bool = True):
-        self.renderer = Renderer(timeout=timeout, javascript=javascript)
+    def __init__(self, timeout: float = 10.0, javascript: bool = True, limits: Limits = Limits()):
+        self.renderer = Renderer(timeout=timeout, javascript=javascript, limits=limits)
 
     def __enter__(self) -> ChromiumHTMLReader:
         self.renderer.start()

@@ -16,9 +16,13 @@ its fallback content at a moment that races the reading of the DOM, is replaced 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import json
 import logging
 import os
+import secrets
+import signal
 import threading
 import time
 from collections.abc import Coroutine
@@ -26,13 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
+from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Playwright, Route, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from ..atomic import atomic_path
 from .base import PageError
-from .sources import PageDocument, load_source
+from .sources import Limits, PageDocument, load_source
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +62,10 @@ _LAUNCH_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND",
     "--proxy-server=http://127.0.0.1:9",
     "--proxy-bypass-list=<-loopback>",
+    # WebRTC may use no UDP that does not go through that (dead) proxy; no DNS prefetching.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--dns-prefetch-disable",
 ]
 #: Class names that conventionally mean "not shown on screen" (hidden, hide, d-none ... and the
 #: screen-reader-only families of Bootstrap, WordPress, jQuery UI, Drupal, USWDS, Springer Nature).
@@ -88,9 +96,22 @@ _SEEDED_RANDOM_JS = """(() => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 })();"""
+#: Runs first in every document: what a page may not use (WebRTC, WebTransport, new windows) throws
+#: or does nothing, and each attempt is reported on the console under the renderer's token (captured
+#: here, before the page's scripts can replace ``console``), to be counted as a blocked request.
+_DENY_JS = """(() => {
+  const report = console.debug.bind(console);
+  const blocked = what => { try { report("TOKEN" + what); } catch (e) {} };
+  const deny = (name, stub) => {
+    try { Object.defineProperty(window, name, {value: stub, writable: false, configurable: false}); } catch (e) {}
+  };
+  for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCIceTransport",
+                      "RTCRtpSender", "RTCRtpReceiver", "WebTransport"]) {
+    if (name in window) deny(name, function () { blocked(name); throw new DOMException(name + " is disabled", "NotSupportedError"); });
+  }
+  deny("open", function (url) { blocked("window.open " + String(url).slice(0, 200)); return null; });
+})();"""
 _MAX_SCREENSHOT_HEIGHT = 16000
-#: A rendering tab is replaced after this many pages, so no per-tab state can accumulate.
-_RENDERS_PER_TAB = 50
 _MAX_BLOCKED_URLS_KEPT = 50
 
 
@@ -153,6 +174,23 @@ def find_chromium(playwright_default: str | None) -> str | None:
     )
 
 
+@dataclass
+class _Visit:
+    """What one attempt at a page was served and tried: requests blocked, navigations refused, a crash."""
+
+    body: bytes = b""  #: the document, served once
+    page: Any = None  #: the page the document is served to
+    served_url: str | None = None
+    blocked: list[str] = field(default_factory=list)
+    navigations: list[str] = field(default_factory=list)
+    crashed: bool = False
+    over_memory: bool = False
+
+
+class _PageFault(Exception):
+    """The page's own doing (its scripts, its size) spoilt this attempt; the message says how."""
+
+
 class Renderer:
     """Headless Chromium that renders pages offline and returns their DOM with geometry.
 
@@ -163,22 +201,34 @@ class Renderer:
 
     ``timeout`` bounds each page's loading (and script) time in seconds; a page still loading then
     is used as laid out so far, and a page whose scripts keep the browser busy is rendered again
-    with JavaScript disabled. Both cases add a warning to the page.
+    with JavaScript disabled. Both cases add a warning to the page. ``limits`` bounds each page as a
+    whole (:class:`~.sources.Limits`): time, bytes, DOM nodes and renderer memory.
+
+    Every page is rendered in a fresh browser context (its own storage, cache and processes),
+    closed with all the page's windows, workers and frames before the next page loads. Inside it:
+    every request but the page's own document is blocked; a navigation after the document was
+    served is answered with "204 No Content", which keeps the page where it is; popups are closed,
+    downloads and permissions refused; WebRTC and WebTransport are replaced by constructors that
+    throw, and Chromium's own switches keep them and DNS prefetching off the network. All of these
+    count in :attr:`RenderedPage.blocked_requests`. The DOM is read in an isolated JavaScript world,
+    whose functions (``getComputedStyle``, ``JSON.stringify`` ...) the page's scripts cannot
+    replace. When the page's scripts spoil a render (busy past the timeout, a removed root, a
+    navigation that got through, a renderer crash or memory past the cap), it is rendered again
+    without JavaScript, with a warning; a page that fails that too raises :class:`PageError`.
     """
 
-    def __init__(self, timeout: float = 10.0, javascript: bool = True, viewport_height: int = VIEWPORT_HEIGHT):
+    def __init__(self, timeout: float = 10.0, javascript: bool = True, viewport_height: int = VIEWPORT_HEIGHT,
+                 limits: Limits = Limits()):
         self.timeout = timeout
         self.javascript = javascript
         self.viewport_height = viewport_height
+        self.limits = limits
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
-        self._contexts: dict[bool, BrowserContext] = {}
-        self._pages: dict[bool, Page] = {}
-        self._page_uses: dict[bool, int] = {}
-        self._served: dict[str, bytes] = {}
-        self._blocked: list[str] = []
+        self._browser_session: CDPSession | None = None
+        self._token = secrets.token_hex(8)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> Renderer:
@@ -206,8 +256,10 @@ class Renderer:
         executable = find_chromium(self._playwright.chromium.executable_path)
         log.debug("launching Chromium %s", executable or self._playwright.chromium.executable_path)
         self._browser = await self._playwright.chromium.launch(
-            executable_path=executable, args=_LAUNCH_ARGS, headless=True
+            executable_path=executable, headless=True,
+            args=[*_LAUNCH_ARGS, f"--js-flags=--max-old-space-size={self.limits.memory_mb}"],
         )
+        self._browser_session = await self._browser.new_browser_cdp_session()
 
     def close(self) -> None:
         """Stop the browser and the renderer's event-loop thread."""
@@ -223,8 +275,7 @@ class Renderer:
             self._thread.join(timeout=10)
         self._loop.close()
         self._loop = self._thread = None
-        self._playwright = self._browser = None
-        self._contexts, self._pages = {}, {}
+        self._playwright = self._browser = self._browser_session = None
 
     async def _stop(self) -> None:
         if self._browser is not None:
@@ -242,64 +293,52 @@ class Renderer:
         """Render a file path, an http(s) URL, an HTML string or a loaded document.
 
         With ``screenshot``, also save a full-page PNG there. Raises :class:`PageError` for a
-        page that cannot be read.
+        page that cannot be read, or not within the limits.
         """
-        doc = source if isinstance(source, PageDocument) else load_source(source, timeout=self.timeout)
+        started = time.monotonic()
+        deadline = self.limits.deadline
+        if isinstance(source, PageDocument):
+            doc = source
+        else:
+            doc = load_source(source, timeout=min(self.timeout, deadline), limits=self.limits)
         for warning in doc.warnings:
             log.warning(warning)
-        # Hard ceiling far above the normal path: load + responsiveness probe + extraction + fallback.
-        ceiling = 4 * self.timeout + 180
-        return self._call(self._render(doc, screenshot), timeout=ceiling)
+        remaining = deadline - (time.monotonic() - started)
+        late = f"{doc.source}: not read within the {deadline:g}s allowed per page (--deadline raises it)"
+        if remaining <= 0:
+            raise PageError(late)
+        try:
+            # the loop's own deadline below ends the render; this one only guards against a wedged loop
+            return self._call(self._render_within(doc, screenshot, remaining, late), timeout=remaining + 60)
+        except concurrent.futures.TimeoutError:
+            raise PageError(late) from None
 
-    async def _context(self, javascript: bool) -> BrowserContext:
-        if javascript not in self._contexts:
-            context = await self._browser.new_context(
-                viewport={"width": VIEWPORT_WIDTH, "height": self.viewport_height},
-                java_script_enabled=javascript,
-                service_workers="block",
-                accept_downloads=False,
-            )
-            await context.add_init_script(_SEEDED_RANDOM_JS)
-            await context.route("**/*", self._route)
-            await context.route_web_socket("**/*", self._block_socket)
-            self._contexts[javascript] = context
-        return self._contexts[javascript]
-
-    async def _route(self, route: Route) -> None:
-        request = route.request
-        body = self._served.get(request.url)
-        if body is not None and request.is_navigation_request():
-            await route.fulfill(status=200, headers={"content-type": "text/html; charset=utf-8"}, body=body)
-        else:
-            self._note_blocked(request.url)
-            await route.abort("blockedbyclient")
-
-    async def _block_socket(self, ws: Any) -> None:
-        self._note_blocked(ws.url)
-        await ws.close(code=1008, reason="blocked by scilabel")
-
-    def _note_blocked(self, url: str) -> None:
-        self._blocked.append(url)
+    async def _render_within(self, doc: PageDocument, screenshot: str | Path | None, seconds: float,
+                             late: str) -> RenderedPage:
+        try:
+            return await asyncio.wait_for(self._render(doc, screenshot), timeout=seconds)
+        except asyncio.TimeoutError:
+            raise PageError(late) from None
 
     async def _render(self, doc: PageDocument, screenshot: str | Path | None) -> RenderedPage:
         warnings = list(doc.warnings)
-        self._blocked = []
-        self._served = {doc.url: doc.html.encode("utf-8")}
-        try:
-            result = await self._render_once(doc, self.javascript, warnings, screenshot)
-            if result is None:
-                warnings.append(
-                    f"{doc.source}: scripts kept the page busy past {self.timeout:g}s; rendered again without JavaScript"
-                )
-                result = await self._render_once(doc, False, warnings, screenshot)
-            if result is None:
-                raise PageError(f"{doc.source}: the browser did not respond while laying out the page")
-        finally:
-            self._served = {}
-        data, load_s, extract_s, javascript = result
+        blocked: list[str] = []
+        attempts = (True, False) if self.javascript else (False,)
+        for javascript in attempts:
+            visit = _Visit()
+            try:
+                data, load_s, extract_s = await self._render_once(doc, javascript, visit, warnings, screenshot)
+                break
+            except _PageFault as fault:
+                if not javascript:
+                    raise PageError(f"{doc.source}: {fault}") from None
+                warnings.append(f"{doc.source}: {fault}; rendered again without JavaScript")
+            finally:
+                blocked.extend(visit.blocked)
+        warnings.extend(f"{doc.source}: the page tried to navigate to {url[:200]}; it was kept where it was"
+                        for url in dict.fromkeys(visit.navigations))
         for warning in warnings[len(doc.warnings):]:
             log.warning(warning)
-        blocked = list(self._blocked)
         if blocked:
             log.info("%s: blocked %d outside requests", doc.source, len(blocked))
         return RenderedPage(
@@ -317,55 +356,134 @@ class Renderer:
             timings={"load": load_s, "extract": extract_s},
         )
 
-    async def _page(self, javascript: bool) -> Page:
-        """The page used for rendering, reused across renders (each navigation gets a fresh document)."""
-        page = self._pages.get(javascript)
-        if page is not None and self._page_uses[javascript] >= _RENDERS_PER_TAB:
-            await self._discard_page(javascript, "tab recycling")
-            page = None
-        if page is None or page.is_closed():
-            page = self._pages[javascript] = await (await self._context(javascript)).new_page()
-            self._page_uses[javascript] = 0
-        self._page_uses[javascript] += 1
-        return page
+    async def _new_context(self, javascript: bool, visit: _Visit) -> BrowserContext:
+        context = await self._browser.new_context(
+            viewport={"width": VIEWPORT_WIDTH, "height": self.viewport_height},
+            java_script_enabled=javascript,
+            service_workers="block",
+            accept_downloads=False,
+            permissions=[],
+        )
+        await context.add_init_script(_SEEDED_RANDOM_JS)
+        await context.add_init_script(_DENY_JS.replace("TOKEN", self._token))
+        await context.route("**/*", lambda route: self._route(route, visit))
+        await context.route_web_socket("**/*", lambda ws: self._block_socket(ws, visit))
+        return context
 
-    async def _discard_page(self, javascript: bool, name: str) -> None:
-        page = self._pages.pop(javascript, None)
-        if page is None:
-            return
-        try:
-            await asyncio.wait_for(page.close(run_before_unload=False), timeout=10)
-        except (asyncio.TimeoutError, PlaywrightError) as exc:
-            log.warning("%s: closing a hung page failed: %s", name, _first_line(exc))
+    async def _route(self, route: Route, visit: _Visit) -> None:
+        request = route.request
+        main = request.is_navigation_request() and request.frame.parent_frame is None
+        if main and visit.served_url is None:
+            visit.served_url = request.url
+            await route.fulfill(status=200, headers={"content-type": "text/html; charset=utf-8"}, body=visit.body)
+        elif main and request.frame.page is visit.page:
+            visit.navigations.append(request.url)  # answered with No Content: the page stays where it is
+            visit.blocked.append(request.url)
+            await route.fulfill(status=204, body=b"")
+        else:
+            visit.blocked.append(request.url)
+            await route.abort("blockedbyclient")
+
+    @staticmethod
+    async def _block_socket(ws: Any, visit: _Visit) -> None:
+        visit.blocked.append(ws.url)
+        await ws.close(code=1008, reason="blocked by scilabel")
 
     async def _render_once(
-        self, doc: PageDocument, javascript: bool, warnings: list[str], screenshot: str | Path | None
-    ) -> tuple[dict, float, float, bool] | None:
-        """Load and extract once; None when the page's scripts never yield the main thread."""
-        page = await self._page(javascript)
-        t0 = time.perf_counter()
+        self, doc: PageDocument, javascript: bool, visit: _Visit, warnings: list[str], screenshot: str | Path | None
+    ) -> tuple[dict, float, float]:
+        """Load and extract once in a fresh context, closed afterwards; :class:`_PageFault` when
+        the page spoilt the attempt."""
+        visit.body = doc.html.encode("utf-8")
+        context = await self._new_context(javascript, visit)
+        watchdog = asyncio.create_task(self._watch_memory(visit))
         try:
-            await page.goto(doc.url, wait_until="load", timeout=self.timeout * 1000)
-        except PlaywrightTimeout:
-            warnings.append(f"{doc.source}: page did not finish loading within {self.timeout:g}s; using what was laid out")
+            page = visit.page = await context.new_page()
+            context.on("page", lambda other: self._refuse_popup(other, visit))
+            page.on("crash", lambda _: setattr(visit, "crashed", True))
+            page.on("console", lambda message: self._note_console(message.text, visit))
+            page.on("download", lambda download: visit.blocked.append(download.url))
+            t0 = time.perf_counter()
+            try:
+                await page.goto(doc.url, wait_until="load", timeout=self.timeout * 1000)
+            except PlaywrightTimeout:
+                warnings.append(f"{doc.source}: page did not finish loading within {self.timeout:g}s; "
+                                "using what was laid out")
+            load_s = time.perf_counter() - t0
+            session = await context.new_cdp_session(page)
+            frame = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
+            self._check_document(frame, visit)
+            world = (await session.send("Page.createIsolatedWorld", {"frameId": frame["id"], "worldName": "scilabel"}))
+            world_id = world["executionContextId"]
+            try:
+                await asyncio.wait_for(_evaluate(session, world_id, "1"), timeout=min(5.0, self.timeout))
+                await asyncio.wait_for(_evaluate(session, world_id, f"({_SETTLE_JS})({json.dumps(FALLBACK_CSS)})"),
+                                       timeout=min(5.0, self.timeout))
+                t1 = time.perf_counter()
+                data = json.loads(await asyncio.wait_for(
+                    _evaluate(session, world_id, f"({_EXTRACT_JS})({self.limits.max_nodes})"),
+                    timeout=self.timeout + 120))
+            except asyncio.TimeoutError:
+                raise _PageFault(f"scripts kept the page busy past {self.timeout:g}s") from None
+            extract_s = time.perf_counter() - t1
+            after = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
+            if after["loaderId"] != frame["loaderId"]:
+                raise _PageFault(f"the page navigated away (to {after.get('url', '')[:200]})")
+            if "error" in data:
+                self._data_error(data, doc)
+            if screenshot is not None:
+                await self._screenshot(page, Path(screenshot), data["height"], warnings, doc.source)
+            return data, load_s, extract_s
         except PlaywrightError as exc:
-            await self._discard_page(javascript, doc.source)
+            if visit.over_memory:
+                raise _PageFault(f"the page took over {self.limits.memory_mb} MB of memory "
+                                 "(--max-memory-mb raises the cap)") from None
+            if visit.crashed or "crash" in str(exc).lower():
+                raise _PageFault(f"the browser's renderer crashed ({_first_line(exc)})") from None
             raise PageError(f"{doc.source}: the browser could not load the page ({_first_line(exc)})") from None
-        load_s = time.perf_counter() - t0
-        try:
-            await asyncio.wait_for(page.evaluate("1"), timeout=min(5.0, self.timeout))
-            if page.url != doc.url:
-                warnings.append(f"{doc.source}: the page tried to navigate to {page.url}; that was blocked")
-            await asyncio.wait_for(page.evaluate(_SETTLE_JS, FALLBACK_CSS), timeout=min(5.0, self.timeout))
-            t1 = time.perf_counter()
-            data = json.loads(await asyncio.wait_for(page.evaluate(_EXTRACT_JS), timeout=self.timeout + 120))
-        except asyncio.TimeoutError:
-            await self._discard_page(javascript, doc.source)
-            return None
-        extract_s = time.perf_counter() - t1
-        if screenshot is not None:
-            await self._screenshot(page, Path(screenshot), data["height"], warnings, doc.source)
-        return data, load_s, extract_s, javascript
+        finally:
+            watchdog.cancel()
+            try:
+                await asyncio.wait_for(context.close(), timeout=10)
+            except (asyncio.TimeoutError, PlaywrightError) as exc:
+                log.warning("%s: closing the page's browser context failed: %s", doc.source, _first_line(exc))
+
+    def _check_document(self, frame: dict, visit: _Visit) -> None:
+        """The main frame holds the document served, not an error page."""
+        if frame.get("unreachableUrl") or frame.get("url", "").startswith("chrome-error:") or visit.served_url is None:
+            raise _PageFault(f"the page navigated away (to {frame.get('unreachableUrl') or frame.get('url', '')})")
+
+    def _data_error(self, data: dict, doc: PageDocument) -> None:
+        if data["error"] == "nodes":
+            raise PageError(f"{doc.source}: the page has over {self.limits.max_nodes} elements and text nodes "
+                            "(--max-nodes raises the cap)")
+        raise _PageFault("the page removed its root element")
+
+    @staticmethod
+    def _refuse_popup(other: Page, visit: _Visit) -> None:
+        if other is not visit.page:
+            visit.blocked.append(f"popup {other.url}")
+            asyncio.ensure_future(other.close())
+
+    def _note_console(self, text: str, visit: _Visit) -> None:
+        if text.startswith(self._token):
+            visit.blocked.append(text[len(self._token):])
+
+    async def _watch_memory(self, visit: _Visit) -> None:
+        """Kill a renderer whose resident memory passes the cap (the page then fails with a message)."""
+        cap = self.limits.memory_mb * 2**20
+        while True:
+            await asyncio.sleep(0.2)
+            try:
+                info = await self._browser_session.send("SystemInfo.getProcessInfo")
+            except PlaywrightError:
+                continue
+            for process in info.get("processInfo", []):
+                if process.get("type") == "renderer" and _resident_bytes(process["id"]) > cap:
+                    visit.over_memory = True
+                    log.warning("killing a renderer (pid %s) over %d MB", process["id"], self.limits.memory_mb)
+                    with contextlib.suppress(OSError):
+                        os.kill(process["id"], signal.SIGKILL)
 
     async def _screenshot(self, page: Page, path: Path, height: float, warnings: list[str], name: str) -> None:
         clip = None
@@ -374,6 +492,24 @@ class Renderer:
             clip = {"x": 0, "y": 0, "width": VIEWPORT_WIDTH, "height": _MAX_SCREENSHOT_HEIGHT}
         with atomic_path(path) as tmp:
             await page.screenshot(path=str(tmp), type="png", full_page=True, clip=clip, timeout=60_000)
+
+
+async def _evaluate(session: CDPSession, world: int, expression: str) -> Any:
+    """Evaluate in the isolated world; a script error there is a fault of the page's making."""
+    answer = await session.send("Runtime.evaluate", {"expression": expression, "contextId": world,
+                                                     "returnByValue": True})
+    if "exceptionDetails" in answer:
+        details = answer["exceptionDetails"]
+        raise _PageFault(f"reading the page failed ({(details.get('exception') or {}).get('description') or details.get('text')})"[:300])
+    return answer["result"].get("value")
+
+
+def _resident_bytes(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as file:
+            return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _nodes_from_rows(rows: list[list]) -> list[Node]:
