@@ -99,10 +99,12 @@ def test_screenshot_is_a_full_page_png(renderer, tmp_path):
     assert list(out.parent.iterdir()) == [out]  # no temporary file left behind
 
 
-def test_empty_file_gives_no_zones(renderer, tmp_path):
+@pytest.mark.parametrize("content", [b"", b"  \n\t\r\n  "])
+def test_an_empty_file_is_a_clear_error(renderer, tmp_path, content):
     empty = tmp_path / "empty.html"
-    empty.write_bytes(b"")
-    assert collect_zones(renderer.render(empty)) == []
+    empty.write_bytes(content)
+    with pytest.raises(PageError, match=r"empty\.html: the page is empty"):
+        renderer.render(empty)
 
 
 def test_binary_garbage_is_a_clear_error(renderer, tmp_path):

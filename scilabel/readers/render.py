@@ -29,6 +29,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Playwright, Route, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -178,8 +179,11 @@ def find_chromium(playwright_default: str | None) -> str | None:
 class _Visit:
     """What one attempt at a page was served and tried: requests blocked, navigations refused, a crash."""
 
+    javascript: bool
+    context: Any = None  #: the fresh browser context of this attempt, and ...
+    page: Any = None  #: ... its page, which the document is served to, and ...
+    session: Any = None  #: ... a DevTools session on that page
     body: bytes = b""  #: the document, served once
-    page: Any = None  #: the page the document is served to
     served_url: str | None = None
     blocked: list[str] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
@@ -228,6 +232,7 @@ class Renderer:
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._browser_session: CDPSession | None = None
+        self._spare: asyncio.Future[_Visit] | None = None
         self._token = secrets.token_hex(8)
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -278,6 +283,10 @@ class Renderer:
         self._playwright = self._browser = self._browser_session = None
 
     async def _stop(self) -> None:
+        if self._spare is not None:
+            with contextlib.suppress(PlaywrightError):
+                await (await self._spare).context.close()
+            self._spare = None
         if self._browser is not None:
             await self._browser.close()
         await self._playwright.stop()
@@ -325,9 +334,9 @@ class Renderer:
         blocked: list[str] = []
         attempts = (True, False) if self.javascript else (False,)
         for javascript in attempts:
-            visit = _Visit()
+            visit = await self._take_page(javascript)
             try:
-                data, load_s, extract_s = await self._render_once(doc, javascript, visit, warnings, screenshot)
+                data, load_s, extract_s = await self._render_once(doc, visit, warnings, screenshot)
                 break
             except _PageFault as fault:
                 if not javascript:
@@ -356,8 +365,10 @@ class Renderer:
             timings={"load": load_s, "extract": extract_s},
         )
 
-    async def _new_context(self, javascript: bool, visit: _Visit) -> BrowserContext:
-        context = await self._browser.new_context(
+    async def _fresh_page(self, javascript: bool) -> _Visit:
+        """A page in a new browser context, with everything a page may not do refused."""
+        visit = _Visit(javascript)
+        context = visit.context = await self._browser.new_context(
             viewport={"width": VIEWPORT_WIDTH, "height": self.viewport_height},
             java_script_enabled=javascript,
             service_workers="block",
@@ -368,7 +379,36 @@ class Renderer:
         await context.add_init_script(_DENY_JS.replace("TOKEN", self._token))
         await context.route("**/*", lambda route: self._route(route, visit))
         await context.route_web_socket("**/*", lambda ws: self._block_socket(ws, visit))
-        return context
+        page = visit.page = await context.new_page()
+        visit.session = await context.new_cdp_session(page)
+        context.on("page", lambda other: self._refuse_popup(other, visit))
+        page.on("crash", lambda _: setattr(visit, "crashed", True))
+        page.on("console", lambda message: self._note_console(message.text, visit))
+        page.on("download", lambda download: visit.blocked.append(download.url))
+        return visit
+
+    async def _take_page(self, javascript: bool) -> _Visit:
+        """The spare page made beforehand (starting a renderer takes a while), or a new one; the next
+        spare is started at once, to be ready when this page is done."""
+        spare, self._spare = self._spare, None
+        visit = None
+        if spare is not None:
+            try:
+                visit = await spare
+            except PlaywrightError:
+                visit = None
+            if visit is not None and (visit.javascript != javascript or visit.page.is_closed()):
+                await self._close_context(visit.context, "a spare page")
+                visit = None
+        self._spare = asyncio.ensure_future(self._fresh_page(self.javascript))
+        return visit or await self._fresh_page(javascript)
+
+    @staticmethod
+    async def _close_context(context: BrowserContext, name: str) -> None:
+        try:
+            await asyncio.wait_for(context.close(), timeout=5)
+        except (asyncio.TimeoutError, PlaywrightError) as exc:
+            log.warning("%s: closing the page's browser context failed: %s", name, _first_line(exc))
 
     async def _route(self, route: Route, visit: _Visit) -> None:
         request = route.request
@@ -390,19 +430,14 @@ class Renderer:
         await ws.close(code=1008, reason="blocked by scilabel")
 
     async def _render_once(
-        self, doc: PageDocument, javascript: bool, visit: _Visit, warnings: list[str], screenshot: str | Path | None
+        self, doc: PageDocument, visit: _Visit, warnings: list[str], screenshot: str | Path | None
     ) -> tuple[dict, float, float]:
-        """Load and extract once in a fresh context, closed afterwards; :class:`_PageFault` when
-        the page spoilt the attempt."""
+        """Load and extract once in the visit's fresh context, closed afterwards; :class:`_PageFault`
+        when the page spoilt the attempt."""
         visit.body = doc.html.encode("utf-8")
-        context = await self._new_context(javascript, visit)
+        context, page = visit.context, visit.page
         watchdog = asyncio.create_task(self._watch_memory(visit))
         try:
-            page = visit.page = await context.new_page()
-            context.on("page", lambda other: self._refuse_popup(other, visit))
-            page.on("crash", lambda _: setattr(visit, "crashed", True))
-            page.on("console", lambda message: self._note_console(message.text, visit))
-            page.on("download", lambda download: visit.blocked.append(download.url))
             t0 = time.perf_counter()
             try:
                 await page.goto(doc.url, wait_until="load", timeout=self.timeout * 1000)
@@ -410,13 +445,9 @@ class Renderer:
                 warnings.append(f"{doc.source}: page did not finish loading within {self.timeout:g}s; "
                                 "using what was laid out")
             load_s = time.perf_counter() - t0
-            session = await context.new_cdp_session(page)
-            frame = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
-            self._check_document(frame, visit)
-            world = (await session.send("Page.createIsolatedWorld", {"frameId": frame["id"], "worldName": "scilabel"}))
-            world_id = world["executionContextId"]
             try:
-                await asyncio.wait_for(_evaluate(session, world_id, "1"), timeout=min(5.0, self.timeout))
+                session, frame, world_id = await asyncio.wait_for(self._isolated_world(visit),
+                                                                  timeout=min(5.0, self.timeout))
                 await asyncio.wait_for(_evaluate(session, world_id, f"({_SETTLE_JS})({json.dumps(FALLBACK_CSS)})"),
                                        timeout=min(5.0, self.timeout))
                 t1 = time.perf_counter()
@@ -427,6 +458,7 @@ class Renderer:
                 raise _PageFault(f"scripts kept the page busy past {self.timeout:g}s") from None
             extract_s = time.perf_counter() - t1
             after = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
+            _check_document(after, visit)
             if after["loaderId"] != frame["loaderId"]:
                 raise _PageFault(f"the page navigated away (to {after.get('url', '')[:200]})")
             if "error" in data:
@@ -443,15 +475,18 @@ class Renderer:
             raise PageError(f"{doc.source}: the browser could not load the page ({_first_line(exc)})") from None
         finally:
             watchdog.cancel()
-            try:
-                await asyncio.wait_for(context.close(), timeout=10)
-            except (asyncio.TimeoutError, PlaywrightError) as exc:
-                log.warning("%s: closing the page's browser context failed: %s", doc.source, _first_line(exc))
+            await self._close_context(context, doc.source)
 
-    def _check_document(self, frame: dict, visit: _Visit) -> None:
-        """The main frame holds the document served, not an error page."""
-        if frame.get("unreachableUrl") or frame.get("url", "").startswith("chrome-error:") or visit.served_url is None:
-            raise _PageFault(f"the page navigated away (to {frame.get('unreachableUrl') or frame.get('url', '')})")
+    @staticmethod
+    async def _isolated_world(visit: _Visit) -> tuple[CDPSession, dict, int]:
+        """The page's DevTools session, its main frame (which must hold the document served, not an
+        error page) and a JavaScript world of scilabel's own in it; waits while the page's scripts are busy."""
+        session = visit.session
+        frame = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
+        _check_document(frame, visit)
+        world = await session.send("Page.createIsolatedWorld", {"frameId": frame["id"], "worldName": "scilabel"})
+        await _evaluate(session, world["executionContextId"], "1")
+        return session, frame, world["executionContextId"]
 
     def _data_error(self, data: dict, doc: PageDocument) -> None:
         if data["error"] == "nodes":
@@ -492,6 +527,19 @@ class Renderer:
             clip = {"x": 0, "y": 0, "width": VIEWPORT_WIDTH, "height": _MAX_SCREENSHOT_HEIGHT}
         with atomic_path(path) as tmp:
             await page.screenshot(path=str(tmp), type="png", full_page=True, clip=clip, timeout=60_000)
+
+
+def _check_document(frame: dict, visit: _Visit) -> None:
+    """The main frame holds the document served (at its origin; ``history.pushState`` may change the
+    path), not an error page, nor ``about:blank`` after a step back in history."""
+    url = frame.get("unreachableUrl") or frame.get("url", "")
+    if visit.served_url is None or frame.get("unreachableUrl") or _origin(url) != _origin(visit.served_url):
+        raise _PageFault(f"the page navigated away (to {url[:200]})")
+
+
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc
 
 
 async def _evaluate(session: CDPSession, world: int, expression: str) -> Any:

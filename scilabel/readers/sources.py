@@ -120,8 +120,21 @@ def read_head(path: Path, size: int) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return b""
-    with os.fdopen(fd, "rb") as file:
-        return file.read(size) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    try:
+        return _read(fd, size) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _read(fd: int, size: int) -> bytes:
+    """Up to ``size`` bytes of an open regular file."""
+    chunks, total = [], 0
+    while total < size and (chunk := os.read(fd, min(size - total, 1 << 20))):
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def _load_file(path: Path, max_bytes: int) -> PageDocument:
@@ -133,7 +146,7 @@ def _load_file(path: Path, max_bytes: int) -> PageDocument:
         raise PageError(f"{path}: is a directory, not a page") from None
     except OSError as exc:
         raise PageError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    with os.fdopen(fd, "rb") as file:
+    try:
         mode, size = os.fstat(fd).st_mode, os.fstat(fd).st_size
         if stat.S_ISDIR(mode):
             raise PageError(f"{path}: is a directory, not a page")
@@ -142,10 +155,11 @@ def _load_file(path: Path, max_bytes: int) -> PageDocument:
             raise PageError(f"{path}: is {kind}, not a page file (only regular files are read)")
         if size > max_bytes:
             raise PageError(_too_large(path, max_bytes))
-        try:
-            data = file.read(max_bytes + 1)
-        except OSError as exc:
-            raise PageError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        data = _read(fd, max_bytes + 1)
+    except OSError as exc:
+        raise PageError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
     if len(data) > max_bytes:
         raise PageError(_too_large(path, max_bytes))
     html, encoding, warnings = decode_html(data, str(path))
