@@ -89,6 +89,8 @@ def test_errors_are_one_line_and_exit_non_zero(tmp_path):
     cases = [
         (["label", str(tmp_path / "missing.html")], "missing.html: no such file"),
         (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.npz: not a scilabel model"),
+        (["refs", "--string", "A. Author. A title. 2001.", "--refs-model", str(bad_model)],
+         "bad.npz: not a scilabel reference model"),
         (["zones", str(tmp_path / "missing.html")], "no such file"),
     ]
     for args, message in cases:

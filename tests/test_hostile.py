@@ -2,8 +2,13 @@
 every broken page gives a result or a one-line failure, and the reader goes on after each."""
 from __future__ import annotations
 
+import http.server
+import json
+import os
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -11,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from scilabel.readers import PageError
+from scilabel.readers import PageError, UnsupportedSource
 from scilabel.readers.render import Renderer
-from scilabel.readers.sources import Limits
+from scilabel.readers.sources import Limits, load_source
 from scilabel.zones import collect_zones
 
 from .conftest import CountingServer
@@ -167,3 +172,177 @@ def test_the_deadline_bounds_a_page_as_a_whole_and_the_reader_goes_on():
             renderer.render("<h1>Busy</h1><script>for (;;) {}</script>")
         assert time.monotonic() - start < 15
         assert texts(renderer.render("<h1>The next page</h1>")) == ["The next page"]
+
+
+# -- sources: URLs, local files ------------------------------------------------------------------
+class ScriptedServer:
+    """An HTTP server on 127.0.0.1 answering each path as ``routes`` says: (status, headers, body),
+    or a callable writing the answer itself (to trickle it)."""
+
+    def __init__(self, routes: dict) -> None:
+        self.paths: list[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 (http.server naming)
+                outer.paths.append(self.path)
+                answer = routes.get(self.path, (404, {}, b"not here"))
+                if callable(answer):
+                    answer(self)
+                    return
+                status, headers, body = answer
+                self.send_response(status)
+                for name, value in {"Content-Type": "text/html; charset=utf-8", **headers}.items():
+                    self.send_header(name, value.replace("ORIGIN", outer.url))
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def __enter__(self) -> ScriptedServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _trickle(handler: http.server.BaseHTTPRequestHandler) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/html")
+    handler.end_headers()
+    try:
+        for _ in range(100):
+            handler.wfile.write(b"<p>x</p>")
+            handler.wfile.flush()
+            time.sleep(0.3)
+    except OSError:
+        pass
+
+
+PAGE = b"<html><head><title>Served</title></head><body><h1>Served page</h1></body></html>"
+
+
+def test_a_trickling_server_is_cut_off_at_the_fetch_deadline():
+    with ScriptedServer({"/slow": _trickle}) as server:
+        start = time.monotonic()
+        with pytest.raises(PageError, match=r"/slow: no complete answer within 1.5s"):
+            load_source(server.url + "/slow", timeout=1.5)
+        assert time.monotonic() - start < 4
+
+
+def test_redirects_go_only_to_http_on_the_same_host_unless_allowed():
+    with ScriptedServer({"/page.html": (200, {}, PAGE)}) as other, ScriptedServer({
+        "/same": (302, {"Location": "/page.html"}, b""),
+        "/page.html": (200, {}, PAGE),
+        "/ftp": (301, {"Location": "ftp://127.0.0.1/file.html"}, b""),
+        "/file": (301, {"Location": "file:///etc/passwd"}, b""),
+        "/port": (302, {"Location": other.url + "/page.html"}, b""),
+        "/loop": (302, {"Location": "/loop"}, b""),
+    }) as server:
+        assert load_source(server.url + "/same").url == server.url + "/page.html"
+        with pytest.raises(PageError, match=r"/ftp: redirected to a ftp: URL .*only http\(s\) redirects"):
+            load_source(server.url + "/ftp")
+        with pytest.raises(PageError, match=r"/file: redirected to a file: URL"):
+            load_source(server.url + "/file")
+        with pytest.raises(PageError, match=r"/port: redirected to another host or port .*--redirects-any-host"):
+            load_source(server.url + "/port")
+        assert load_source(server.url + "/port", limits=Limits(redirect_any_host=True)).url == other.url + "/page.html"
+        with pytest.raises(PageError, match=r"/loop: more than 5 redirects"):
+            load_source(server.url + "/loop")
+        assert other.paths == ["/page.html"]
+
+
+def test_urls_are_parsed_properly():
+    with ScriptedServer({"/": (200, {}, PAGE), "/a%20page.html": (200, {}, PAGE)}) as server:
+        port = server.url.rsplit(":", 1)[1]
+        for url in (server.url, server.url + "/#section", f"HTTP://127.0.0.1:{port}/", server.url + "/a page.html",
+                    f"  {server.url}/a%20page.html#x  "):
+            doc = load_source(url)
+            assert "Served page" in doc.html and "#" not in doc.url, url
+        assert server.paths == ["/", "/", "/", "/a%20page.html", "/a%20page.html"]
+    with pytest.raises(UnsupportedSource, match=r"^ftp://example.org/x.html: ftp: URLs are not supported"):
+        load_source("ftp://example.org/x.html")
+    with pytest.raises(UnsupportedSource, match=r"javascript: URLs are not supported"):
+        load_source("javascript:alert(1)")
+    with pytest.raises(PageError, match=r"http://: not a usable URL"):
+        load_source("http://")
+
+
+def _bounded(call, seconds: float = 10.0):
+    """Run ``call`` in a thread; fail if it has not finished within ``seconds``."""
+    outcome: list = []
+    thread = threading.Thread(target=lambda: outcome.append(_outcome(call)), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"still running after {seconds}s"
+    return outcome[0]
+
+
+def _outcome(call):
+    try:
+        return call()
+    except Exception as exc:  # handed back to the test to check
+        return exc
+
+
+def test_only_regular_files_are_read_and_never_hang(tmp_path):
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    error = _bounded(lambda: load_source(fifo))
+    assert isinstance(error, PageError) and "pipe.html: is a named pipe" in str(error)
+    error = _bounded(lambda: load_source("/dev/zero"))
+    assert isinstance(error, PageError) and "/dev/zero: is a character device" in str(error)
+    big = tmp_path / "big.html"
+    big.write_bytes(b"<p>" + b"x" * 3 * 2**20 + b"</p>")
+    with pytest.raises(PageError, match=r"big.html: page too large \(over 2 MiB; --max-page-mb"):
+        load_source(big, limits=Limits(max_bytes=2 * 2**20))
+
+
+def test_nul_bytes_in_a_textual_page_are_removed_with_a_warning(renderer, tmp_path):
+    path = tmp_path / "nul.html"
+    path.write_bytes(b"<h1>Title with a NUL\x00 inside</h1><p>Body</p>")
+    page = renderer.render(path)
+    assert texts(page) == ["Title with a NUL inside", "Body"]
+    assert any("1 NUL character removed" in w for w in page.warnings)
+
+
+def test_a_fifo_on_the_command_line_fails_in_one_line_without_hanging(tmp_path):
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    run = subprocess.run([sys.executable, "-m", "scilabel", "render", str(fifo)], capture_output=True, text=True,
+                         timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 1
+    assert run.stderr.strip() == f"scilabel: error: {fifo}: is a named pipe, not a page file (only regular files are read)"
+
+
+def test_a_mixed_batch_with_an_attacker_first_completes_and_keeps_every_good_page(capsys, tmp_path, listeners):
+    from scilabel.cli import main
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "00-attacker.html").write_text(listeners.page("attacker.html"), encoding="utf-8")
+    for n in range(2):
+        (pages / f"10-victim{n}.html").write_text(listeners.page("victim.html").replace("VICTIM", str(n)), encoding="utf-8")
+    for name in ("poisoned.html", "no_root.html", "reload.html", "navigate.html"):
+        (pages / f"20-{name}").write_bytes((HOSTILE / name).read_bytes())
+    (pages / "30-empty.html").write_bytes(b" \n ")
+    (pages / "30-binary.html").write_bytes(b"\x00\xff" * 500)
+    out = tmp_path / "out.jsonl"
+    assert main(["label", str(pages), "-o", str(out), "--timeout", "5"]) == 3
+    err = capsys.readouterr().err
+    assert "30-empty.html: the page is empty" in err and "30-binary.html: not an HTML page" in err
+    assert "2 of 9 pages failed" in err and "Traceback" not in err
+    records = {Path(r["source"]).name: r for r in map(json.loads, out.read_text().splitlines())}
+    assert sorted(records) == sorted(p.name for p in pages.iterdir() if not p.name.startswith("30-"))
+    for n in range(2):
+        zones = [z["text"] for z in records[f"10-victim{n}.html"]["zones"]]
+        assert zones == [f"Victim article {n}", "clean"]
+    assert listeners.arrived() == {"http": 0, "udp": 0, "tcp": 0}

@@ -2,7 +2,9 @@
 
 One :class:`Renderer` starts one browser and renders many pages with it. Rendering is offline by
 design: the page's own HTML is served from memory and every other request the page makes
-(scripts, styles, images, frames, fetches, sockets) is blocked and counted.
+(scripts, styles, images, frames, fetches, sockets) is blocked and counted. Each page gets a browser
+context of its own, and is read in a JavaScript world its scripts cannot reach; how a hostile or
+broken page is contained is told in :class:`Renderer`.
 
 Blocking a page's style sheets also loses the rules that hide what a reader never sees: navigation
 headings for screen readers, collapsed pop-ups, duplicate math markup. Before the DOM is read the
@@ -328,6 +330,12 @@ class Renderer:
             return await asyncio.wait_for(self._render(doc, screenshot), timeout=seconds)
         except asyncio.TimeoutError:
             raise PageError(late) from None
+        except PageError:
+            raise
+        except Exception as exc:  # whatever else one page does to the browser fails that page alone
+            log.debug("%s: rendering failed", doc.source, exc_info=True)
+            raise PageError(f"{doc.source}: the browser failed on the page ({type(exc).__name__}: "
+                            f"{_first_line(exc)[:200]})") from None
 
     async def _render(self, doc: PageDocument, screenshot: str | Path | None) -> RenderedPage:
         warnings = list(doc.warnings)
