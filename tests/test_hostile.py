@@ -159,9 +159,14 @@ def test_a_page_past_the_memory_cap_is_stopped_and_read_without_scripts(small_re
 
 
 def test_the_node_cap_fails_with_the_option_to_raise_it(small_renderer):
-    table = "<table>" + "<tr><td>cell</td></tr>" * 200 + "</table>"
+    table = "<table>" + "<tr><td>cell</td></tr>" * 500 + "</table>"  # refused before it is laid out
     with pytest.raises(PageError, match=r"<html string>: the page has over 400 elements .*--max-nodes"):
         small_renderer.render(table)
+    built = small_renderer.render("<h1>Built</h1><table id=t></table><script>t.innerHTML = "
+                                  "'<tr><td>cell</td></tr>'.repeat(500)</script>")  # by its scripts: read without
+    assert texts(built) == ["Built"] and not built.javascript
+    assert any("over 400 elements and text nodes (--max-nodes raises the cap); rendered again without JavaScript" in w
+               for w in built.warnings)
     assert texts(small_renderer.render("<h1>The next page</h1>")) == ["The next page"]
 
 
@@ -346,3 +351,14 @@ def test_a_mixed_batch_with_an_attacker_first_completes_and_keeps_every_good_pag
         zones = [z["text"] for z in records[f"10-victim{n}.html"]["zones"]]
         assert zones == [f"Victim article {n}", "clean"]
     assert listeners.arrived() == {"http": 0, "udp": 0, "tcp": 0}
+
+
+def test_permissions_are_denied(renderer):
+    page = renderer.render("""<p id=p></p><script>
+      const p = document.getElementById("p"), out = [], show = v => { out.push(v); p.textContent = out.sort().join(" "); };
+      for (const name of ["geolocation", "notifications", "camera"])
+        navigator.permissions.query({name}).then(s => show(name + ":" + s.state), () => show(name + ":error"));
+      navigator.geolocation.getCurrentPosition(() => show("position"), e => show("position:" + e.code));
+      addEventListener("load", () => { const t = Date.now(); while (Date.now() - t < 300) {} });
+    </script>""")
+    assert texts(page) == ["camera:denied geolocation:denied notifications:denied position:1"]

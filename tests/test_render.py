@@ -8,6 +8,7 @@ import pytest
 
 from scilabel.readers import PageError
 from scilabel.readers.render import BrowserNotFound, Renderer, find_chromium
+from scilabel.readers.sources import Limits
 from scilabel.zones import collect_zones
 
 from .conftest import EXAMPLE_PAGE, CountingServer
@@ -156,7 +157,7 @@ def test_page_far_larger_than_any_real_one(tmp_path):
     path = tmp_path / "big.html"
     path.write_text("<html><body>" + paragraph * n + "</body></html>")
     assert path.stat().st_size >= 5 * 2**20
-    with Renderer(timeout=60) as r:
+    with Renderer(timeout=60, limits=Limits(deadline=300)) as r:
         zones = collect_zones(r.render(path))
     assert len(zones) == n
 

@@ -23,6 +23,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import secrets
 import signal
 import threading
@@ -115,6 +116,8 @@ _DENY_JS = """(() => {
   deny("open", function (url) { blocked("window.open " + String(url).slice(0, 200)); return null; });
 })();"""
 _MAX_SCREENSHOT_HEIGHT = 16000
+#: A start tag: a page with more of them than the node cap is refused without being laid out.
+_START_TAG = re.compile(r"<[A-Za-z]")
 _MAX_BLOCKED_URLS_KEPT = 50
 
 
@@ -236,6 +239,7 @@ class Renderer:
         self._browser_session: CDPSession | None = None
         self._spare: asyncio.Future[_Visit] | None = None
         self._token = secrets.token_hex(8)
+        self._wedged = False  #: a page's context would not close: the browser is replaced before the next page
 
     # -- lifecycle ---------------------------------------------------------------------------
     def __enter__(self) -> Renderer:
@@ -263,8 +267,7 @@ class Renderer:
         executable = find_chromium(self._playwright.chromium.executable_path)
         log.debug("launching Chromium %s", executable or self._playwright.chromium.executable_path)
         self._browser = await self._playwright.chromium.launch(
-            executable_path=executable, headless=True,
-            args=[*_LAUNCH_ARGS, f"--js-flags=--max-old-space-size={self.limits.memory_mb}"],
+            executable_path=executable, args=_LAUNCH_ARGS, headless=True
         )
         self._browser_session = await self._browser.new_browser_cdp_session()
 
@@ -285,13 +288,21 @@ class Renderer:
         self._playwright = self._browser = self._browser_session = None
 
     async def _stop(self) -> None:
-        if self._spare is not None:
-            with contextlib.suppress(PlaywrightError):
-                await (await self._spare).context.close()
-            self._spare = None
-        if self._browser is not None:
-            await self._browser.close()
+        """Close the browser, and stop Playwright (which ends a browser that would not close)."""
+        spare, self._spare = self._spare, None
+        with contextlib.suppress(Exception):
+            if spare is not None:
+                await asyncio.wait_for((await spare).context.close(), timeout=5)
+        with contextlib.suppress(Exception):
+            if self._browser is not None:
+                await asyncio.wait_for(self._browser.close(), timeout=10)
         await self._playwright.stop()
+
+    async def _restart(self) -> None:
+        log.warning("the browser stopped answering after a page; starting a new one")
+        await self._stop()
+        self._wedged = False
+        await self._start()
 
     def _call(self, coro: Coroutine[Any, Any, T], timeout: float) -> T:
         if self._loop is None:
@@ -314,6 +325,8 @@ class Renderer:
             doc = load_source(source, timeout=min(self.timeout, deadline), limits=self.limits)
         for warning in doc.warnings:
             log.warning(warning)
+        if len(_START_TAG.findall(doc.html)) > self.limits.max_nodes:  # refused before any layout
+            raise PageError(f"{doc.source}: {self._too_many_nodes()}")
         remaining = deadline - (time.monotonic() - started)
         late = f"{doc.source}: not read within the {deadline:g}s allowed per page (--deadline raises it)"
         if remaining <= 0:
@@ -326,6 +339,8 @@ class Renderer:
 
     async def _render_within(self, doc: PageDocument, screenshot: str | Path | None, seconds: float,
                              late: str) -> RenderedPage:
+        if self._wedged:
+            await self._restart()
         try:
             return await asyncio.wait_for(self._render(doc, screenshot), timeout=seconds)
         except asyncio.TimeoutError:
@@ -411,12 +426,12 @@ class Renderer:
         self._spare = asyncio.ensure_future(self._fresh_page(self.javascript))
         return visit or await self._fresh_page(javascript)
 
-    @staticmethod
-    async def _close_context(context: BrowserContext, name: str) -> None:
+    async def _close_context(self, context: BrowserContext, name: str) -> None:
         try:
             await asyncio.wait_for(context.close(), timeout=5)
         except (asyncio.TimeoutError, PlaywrightError) as exc:
             log.warning("%s: closing the page's browser context failed: %s", name, _first_line(exc))
+            self._wedged = True
 
     async def _route(self, route: Route, visit: _Visit) -> None:
         request = route.request
@@ -444,7 +459,8 @@ class Renderer:
         when the page spoilt the attempt."""
         visit.body = doc.html.encode("utf-8")
         context, page = visit.context, visit.page
-        watchdog = asyncio.create_task(self._watch_memory(visit))
+        task = asyncio.current_task()
+        watchdog = asyncio.create_task(self._watch_memory(visit, task))
         try:
             t0 = time.perf_counter()
             try:
@@ -470,14 +486,18 @@ class Renderer:
             if after["loaderId"] != frame["loaderId"]:
                 raise _PageFault(f"the page navigated away (to {after.get('url', '')[:200]})")
             if "error" in data:
-                self._data_error(data, doc)
+                self._data_error(data)
             if screenshot is not None:
                 await self._screenshot(page, Path(screenshot), data["height"], warnings, doc.source)
             return data, load_s, extract_s
+        except asyncio.CancelledError:
+            if not visit.over_memory:  # the page's deadline
+                raise
+            task.uncancel()  # the watchdog's: it killed the renderer, whatever Playwright was waiting for
+            raise _PageFault(self._over_memory()) from None
         except PlaywrightError as exc:
             if visit.over_memory:
-                raise _PageFault(f"the page took over {self.limits.memory_mb} MB of memory "
-                                 "(--max-memory-mb raises the cap)") from None
+                raise _PageFault(self._over_memory()) from None
             if visit.crashed or "crash" in str(exc).lower():
                 raise _PageFault(f"the browser's renderer crashed ({_first_line(exc)})") from None
             raise PageError(f"{doc.source}: the browser could not load the page ({_first_line(exc)})") from None
@@ -496,11 +516,11 @@ class Renderer:
         await _evaluate(session, world["executionContextId"], "1")
         return session, frame, world["executionContextId"]
 
-    def _data_error(self, data: dict, doc: PageDocument) -> None:
-        if data["error"] == "nodes":
-            raise PageError(f"{doc.source}: the page has over {self.limits.max_nodes} elements and text nodes "
-                            "(--max-nodes raises the cap)")
-        raise _PageFault("the page removed its root element")
+    def _data_error(self, data: dict) -> None:
+        raise _PageFault(self._too_many_nodes() if data["error"] == "nodes" else "the page removed its root element")
+
+    def _too_many_nodes(self) -> str:
+        return f"the page has over {self.limits.max_nodes} elements and text nodes (--max-nodes raises the cap)"
 
     @staticmethod
     def _refuse_popup(other: Page, visit: _Visit) -> None:
@@ -512,8 +532,11 @@ class Renderer:
         if text.startswith(self._token):
             visit.blocked.append(text[len(self._token):])
 
-    async def _watch_memory(self, visit: _Visit) -> None:
-        """Kill a renderer whose resident memory passes the cap (the page then fails with a message)."""
+    def _over_memory(self) -> str:
+        return f"the page took over {self.limits.memory_mb} MB of memory (--max-memory-mb raises the cap)"
+
+    async def _watch_memory(self, visit: _Visit, task: asyncio.Task) -> None:
+        """Kill a renderer whose resident memory passes the cap, and stop the render waiting on it."""
         cap = self.limits.memory_mb * 2**20
         while True:
             await asyncio.sleep(0.2)
@@ -527,6 +550,8 @@ class Renderer:
                     log.warning("killing a renderer (pid %s) over %d MB", process["id"], self.limits.memory_mb)
                     with contextlib.suppress(OSError):
                         os.kill(process["id"], signal.SIGKILL)
+                    task.cancel()
+                    return
 
     async def _screenshot(self, page: Page, path: Path, height: float, warnings: list[str], name: str) -> None:
         clip = None
