@@ -78,15 +78,15 @@ def _name(obj: Any) -> str:
 
 
 def _encode(obj: Any, arrays: list[np.ndarray]) -> Any:
-    if obj is None or isinstance(obj, (bool, int, float, str)) and type(obj) in (bool, int, float, str):
+    if obj is None or type(obj) in (bool, int, float, str):
         return obj
-    if isinstance(obj, list):
+    if type(obj) is list:
         return [_encode(v, arrays) for v in obj]
-    if isinstance(obj, tuple) and type(obj) is tuple:
+    if type(obj) is tuple:
         return {"$tuple": [_encode(v, arrays) for v in obj]}
-    if isinstance(obj, (set, frozenset)):
+    if type(obj) in (set, frozenset):
         return {"$" + type(obj).__name__: [_encode(v, arrays) for v in obj]}
-    if isinstance(obj, dict) and type(obj) is dict:
+    if type(obj) is dict:
         return _encode_dict(obj, arrays)
     if isinstance(obj, np.ndarray):
         if obj.dtype.hasobject:
@@ -157,7 +157,8 @@ def _decode(node: Any, arrays: dict[str, np.ndarray]) -> Any:
         return _array(node[tag], arrays).tobytes()
     if tag == "$objects":
         out = np.empty(len(node["items"]), dtype=object)
-        out[:] = [_decode(v, arrays) for v in node["items"]]
+        for i, item in enumerate(node["items"]):
+            out[i] = _decode(item, arrays)
         return out.reshape(node[tag])
     if tag == "$scalar":
         return np.dtype(node[tag]).type(node["value"])

@@ -223,10 +223,12 @@ def _trickle(handler: http.server.BaseHTTPRequestHandler) -> None:
     handler.send_response(200)
     handler.send_header("Content-Type", "text/html")
     handler.end_headers()
+    handler.wfile.flush()
     try:
-        for _ in range(100):
-            handler.wfile.write(b"<p>x</p>")
-            handler.wfile.flush()
+        for _ in range(20):
+            # MSG_NOSIGNAL: once the client hangs up, a failed send, not SIGPIPE (which a native library
+            # loaded by an earlier test may have set to kill the process)
+            handler.connection.send(b"<p>x</p>", socket.MSG_NOSIGNAL)
             time.sleep(0.3)
     except OSError:
         pass
