@@ -5,7 +5,8 @@ pages; decoding runs hmmlearn's Viterbi and (log-space) forward-backward, throug
 ``decode`` and ``score_samples``, on a precomputed ``(n_zones, n_states)`` matrix of emission
 log-likelihoods (columns in ``schema.STATES`` order). A topology with end matter
 (:data:`~scilabel.schema.TOPOLOGIES`) has more states than the emissions have columns: each end-matter
-state reads its component's column (:attr:`~scilabel.schema.Schema.emission_columns`).
+state reads its component's column (:attr:`~scilabel.schema.Schema.emission_columns`), and the end
+matter is decoded in a second pass, after the references the article's own states find.
 """
 from __future__ import annotations
 
@@ -147,8 +148,10 @@ class ArticleHMM(BaseEstimator):
         ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`: authors and affiliations may alternate),
         ``"late_affiliations"`` (also :data:`LATE_AFFILIATION_LINKS`: affiliations may follow the
         abstract) or ``"end_matter"`` (also the end-matter states of
-        :data:`~scilabel.schema.ARTICLE_END_MATTER`: authors and affiliations printed again after the
-        references, with their links counted like all others).
+        :data:`~scilabel.schema.ARTICLE_END_MATTER`: affiliations printed after the references, with
+        their links counted like all others). With end matter, decoding and posteriors take two passes:
+        the path without the end-matter states, then the path with them barred before the first
+        reference of the first (:meth:`_end_matter_after_references`).
     gap_self_loop
         ``None`` keeps every counted self-loop (the paper). A probability p gives every gap state
         (:attr:`~scilabel.schema.Schema.gap_states`) the self-loop p, its exits keeping their counted
@@ -348,7 +351,22 @@ class ArticleHMM(BaseEstimator):
         X = X + self.log_emission_offset_
         if not np.isfinite(X).all():
             X = np.where(X == -np.inf, _LOG_ZERO, X)
-        return X
+        return self._end_matter_after_references(X) if schema.end_states and len(X) else X
+
+    def _end_matter_after_references(self, X: np.ndarray) -> np.ndarray:
+        """Bar the end-matter states before the first reference of the path decoded without them (all
+        of the page when that path has none): the end matter is looked for after a reference list
+        the article's own states found, so that an author panel (name, addresses, "Search for this
+        author", name ...) near the top cannot be read as end matter after a one-zone reference list."""
+        schema = self.schema
+        end = [schema.state_index[s] for s in schema.end_states]
+        without = X.copy()
+        without[:, end] = _LOG_ZERO
+        _, path = self._hmm().decode(without, algorithm="viterbi")
+        references = np.flatnonzero(path == schema.state_index[schema.label_state[schema.end_matter.after]])
+        first = references[0] if len(references) else len(X)
+        without[first:, end] = X[first:, end]
+        return without
 
     def _hmm(self) -> _LogEmissionHMM:
         hmm = _LogEmissionHMM(n_components=len(self.schema.states), implementation="log")

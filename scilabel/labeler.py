@@ -81,9 +81,9 @@ class ZoneLabeler(BaseEstimator):
     topology : HMM states and links, a name in :data:`~scilabel.schema.TOPOLOGIES` (:class:`ArticleHMM`):
         "late_affiliations" (Figure 1 of the paper plus affiliations -> authors, so that name,
         affiliation, name ... bylines decode, and abstract -> affiliations -> past the abstract, for
-        affiliations listed after the abstract), "end_matter" (also authors and affiliations printed
-        again after the references, in states of their own), "interleaved" (affiliations -> authors
-        only) or "strict" (Figure 1)
+        affiliations listed after the abstract), "end_matter" (also affiliations printed after the
+        references, in states of their own, looked for after the references the article's states
+        find), "interleaved" (affiliations -> authors only) or "strict" (Figure 1)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)

@@ -7,8 +7,8 @@ Labels, states, their order and every map between them are derived from that tab
 (keywords, a DOI line) is one row there, plus the data that teaches it.
 
 :data:`ARTICLE_END_MATTER` is the same table with an end-matter block (:class:`EndMatter`): states that
-emit the authors and affiliations labels again after the reference list, as Springer, Nature and BMC
-print them. Its first states are :data:`ARTICLE`'s, which the emission models score
+emit a component's label again after the reference list, as Springer, Nature and BMC print the
+authors' affiliations. Its first states are :data:`ARTICLE`'s, which the emission models score
 (:attr:`Schema.emission_states`); an end-matter state reads the emissions of its component's state.
 """
 from __future__ import annotations
@@ -337,10 +337,13 @@ class Topology:
             raise ValueError(f"topology links must name states of its schema, unknown: {unknown}")
 
 
-#: The article with an end-matter block after the references: authors and affiliations printed again
-#: there (EndAuthors, EndAffiliations), with BEM for the ``other`` zones between them.
+#: The article with an end-matter block after the references: affiliations printed there
+#: (EndAffiliations), with BEM for the ``other`` zones between them, which reads the authors' emissions
+#: too: the byline's names beside their addresses (Nature's "Author information"), counted once by the
+#: gold, in the byline. The names are not an end-matter component of their own: labelled ``authors``
+#: there (a page without a byline), they were read as authors on pages whose byline the gold already counts.
 ARTICLE_END_MATTER = replace(ARTICLE, end_matter=EndMatter(
-    states=(("authors", "EndAuthors"), ("affiliations", "EndAffiliations")), loop="BEM"))
+    states=(("affiliations", "EndAffiliations"),), loop="BEM", repeats=("authors",)))
 
 #: Topology name -> its states and links.
 TOPOLOGIES: dict[str, Topology] = {
