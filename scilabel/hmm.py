@@ -347,7 +347,11 @@ class ArticleHMM(BaseEstimator):
                 rows = np.flatnonzero(np.isposinf(X).any(axis=1)).tolist()
                 raise ValueError(f"log_emission contains +inf in rows {rows}")
         if schema.end_states:
-            X = np.column_stack([X[:, columns].max(axis=1) for columns in map(list, schema.emission_columns)])
+            columns = schema.emission_columns
+            emission, X = X, X[:, [read[0] for read in columns]]
+            for state, read in enumerate(columns):
+                if len(read) > 1:
+                    X[:, state] = np.max(emission[:, list(read)], axis=1)
         X = X + self.log_emission_offset_
         if not np.isfinite(X).all():
             X = np.where(X == -np.inf, _LOG_ZERO, X)

@@ -22,7 +22,7 @@ from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .hmm import TRANSITION_SETTINGS, ArticleHMM
 from .lines import line_units, merge_units
 from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
-from .schema import ARTICLE, LABELS, MAJOR_LABELS, Schema
+from .schema import ARTICLE, DEFAULT_TOPOLOGY, LABELS, MAJOR_LABELS, Schema
 
 log = logging.getLogger(__name__)
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
@@ -79,11 +79,12 @@ class ZoneLabeler(BaseEstimator):
     sequence : decode with the HMM (True) or label each zone independently (False, the ablation)
     smoothing : pseudo-count on allowed HMM transitions
     topology : HMM states and links, a name in :data:`~scilabel.schema.TOPOLOGIES` (:class:`ArticleHMM`):
-        "late_affiliations" (Figure 1 of the paper plus affiliations -> authors, so that name,
-        affiliation, name ... bylines decode, and abstract -> affiliations -> past the abstract, for
-        affiliations listed after the abstract), "end_matter" (also affiliations printed after the
-        references, in states of their own, looked for after the references the article's states
-        find), "interleaved" (affiliations -> authors only) or "strict" (Figure 1)
+        "end_matter" (the default: Figure 1 of the paper plus affiliations -> authors, so that name,
+        affiliation, name ... bylines decode; abstract -> affiliations -> past the abstract, for
+        affiliations listed after the abstract; and affiliations printed after the references, in
+        states of their own, looked for after the references the article's states find),
+        "late_affiliations" (without the end matter), "interleaved" (affiliations -> authors only) or
+        "strict" (Figure 1)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
@@ -99,7 +100,7 @@ class ZoneLabeler(BaseEstimator):
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
-                 smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
+                 smoothing: float = 1.0, topology: str = DEFAULT_TOPOLOGY, merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
                  barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
                  vetoes: tuple[Veto, ...] = DEFAULT_VETOES):

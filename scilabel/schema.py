@@ -352,3 +352,5 @@ TOPOLOGIES: dict[str, Topology] = {
     "late_affiliations": Topology(INTERLEAVED_LINKS + LATE_AFFILIATION_LINKS),
     "end_matter": Topology(INTERLEAVED_LINKS + LATE_AFFILIATION_LINKS, ARTICLE_END_MATTER),
 }
+#: The topology the labeller, training and the command line use unless told otherwise.
+DEFAULT_TOPOLOGY = "end_matter"
