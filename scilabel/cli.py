@@ -447,7 +447,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--topology", choices=tuple(TOPOLOGIES), default=DEFAULT_TOPOLOGY,
                    help="HMM links: the paper's Figure 1 (strict), with authors and affiliations alternating "
                         "(interleaved), and also affiliations after the abstract (late_affiliations), and also "
-                        f"affiliations printed after the references, as end matter (end_matter); default {DEFAULT_TOPOLOGY}")
+                        "affiliations printed after the references, as end matter (end_matter); default "
+                        f"{DEFAULT_TOPOLOGY}")
     for name, what in HMM_SETTINGS.items():
         p.add_argument(f"--{name.replace('_', '-')}", type=_probability_or_counted, default=argparse.SUPPRESS,
                        metavar="P|counted", help=f"{what}: a probability, or 'counted' for the training pages' "

@@ -150,8 +150,8 @@ class ArticleHMM(BaseEstimator):
         abstract) or ``"end_matter"`` (also the end-matter states of
         :data:`~scilabel.schema.ARTICLE_END_MATTER`: affiliations printed after the references, with
         their links counted like all others). With end matter, decoding and posteriors take two passes:
-        the path without the end-matter states, then the path with them barred before the first
-        reference of the first (:meth:`_end_matter_after_references`).
+        the path without the end-matter states, then the path with them allowed only from that path's
+        first reference on (:meth:`_end_matter_after_references`).
     gap_self_loop
         ``None`` keeps every counted self-loop (the paper). A probability p gives every gap state
         (:attr:`~scilabel.schema.Schema.gap_states`) the self-loop p, its exits keeping their counted
@@ -271,7 +271,8 @@ class ArticleHMM(BaseEstimator):
             self._set_self_loop("BR", self.br_self_loop)
         if self.barh_to_references is not None:
             self._set_exit("BARH", "References", self.barh_to_references)
-        if self.affiliations_to_barh is not None and allowed[schema.state_index["Affiliations"], schema.state_index["BARH"]]:
+        index = schema.state_index
+        if self.affiliations_to_barh is not None and allowed[index["Affiliations"], index["BARH"]]:
             self._set_exit("Affiliations", "BARH", self.affiliations_to_barh)
         self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences

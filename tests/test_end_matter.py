@@ -112,7 +112,8 @@ def test_the_end_matter_links_are_counted_from_the_training_pages(training_pages
     # each end matter: AR -> EndAffiliations, twice EndAffiliations -> BEM -> EndAffiliations, then back to AR
     assert T[INDEX["EndAffiliations"], INDEX["BEM"]] > T[INDEX["EndAffiliations"], INDEX["AR"]] > 0
     # a gap: BEM keeps gap_self_loop, its one exit the rest
-    assert T[INDEX["BEM"], INDEX["BEM"]] == pytest.approx(0.6) and T[INDEX["BEM"], INDEX["EndAffiliations"]] == pytest.approx(0.4)
+    assert T[INDEX["BEM"], INDEX["BEM"]] == pytest.approx(0.6)
+    assert T[INDEX["BEM"], INDEX["EndAffiliations"]] == pytest.approx(0.4)
     # the emissions are the article's sixteen states: the end matter reads the byline's columns
     assert labeler.emission_.log_likelihood(training_pages.iloc[:3]).shape == (3, len(STATES))
 

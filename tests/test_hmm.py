@@ -177,6 +177,18 @@ def test_late_affiliations_topology_adds_only_the_links_around_affiliations_afte
     assert not (interleaved.allowed_transitions_ & ~late.allowed_transitions_).any()
 
 
+def test_end_matter_topology_adds_only_the_end_matter_states_and_their_links():
+    late = _allowed_transitions("late_affiliations")
+    end = _allowed_transitions("end_matter")
+    np.testing.assert_array_equal(end[:N_STATES, :N_STATES], late)
+    index = ARTICLE_END_MATTER.state_index
+    added = {(a, b) for a in ARTICLE_END_MATTER.states for b in ARTICLE_END_MATTER.states
+             if end[index[a], index[b]] and (a not in STATES or b not in STATES)}
+    assert added == {("References", "EndAffiliations"), ("AR", "EndAffiliations"), ("EndAffiliations", "AR"),
+                     ("EndAffiliations", "EndAffiliations"), ("EndAffiliations", "BEM"), ("BEM", "EndAffiliations"),
+                     ("BEM", "BEM")}
+
+
 #: Pages only a topology's added links decode: (topology, the one it extends, page, transitions dropped
 #: by the narrower one).
 _ADDED_LINK_PAGES = [
