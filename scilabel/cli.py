@@ -18,7 +18,7 @@ from .atomic import write_text
 from .readers import PageError, reader_for
 from .readers.render import BrowserNotFound, Renderer
 from .readers.sources import html_files
-from .schema import TOPOLOGIES
+from .schema import DEFAULT_TOPOLOGY, TOPOLOGIES
 from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, formats
 from .zones import collect_zones
 
@@ -459,9 +459,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,
                    help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
-    p.add_argument("--topology", choices=tuple(TOPOLOGIES), default="late_affiliations",
+    p.add_argument("--topology", choices=tuple(TOPOLOGIES), default=DEFAULT_TOPOLOGY,
                    help="HMM links: the paper's Figure 1 (strict), with authors and affiliations alternating "
-                        "(interleaved), and also affiliations after the abstract (late_affiliations, the default)")
+                        "(interleaved), and also affiliations after the abstract (late_affiliations), and also "
+                        "affiliations printed after the references, as end matter (end_matter); default "
+                        f"{DEFAULT_TOPOLOGY}")
     for name, what in HMM_SETTINGS.items():
         p.add_argument(f"--{name.replace('_', '-')}", type=_probability_or_counted, default=argparse.SUPPRESS,
                        metavar="P|counted", help=f"{what}: a probability, or 'counted' for the training pages' "
