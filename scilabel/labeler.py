@@ -8,6 +8,7 @@ side on one visual line, labelled together.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +28,7 @@ from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
 from .schema import ARTICLE, DEFAULT_TOPOLOGY, LABELS, MAJOR_LABELS, Schema
 
 log = logging.getLogger(__name__)
+_WORD = re.compile(r"\w+")
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
 #: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
 #: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
@@ -65,6 +67,20 @@ def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
     unscored = zones["unscored"].to_numpy(dtype=object)
     named = np.fromiter((isinstance(u, str) and bool(u.strip()) for u in unscored), dtype=bool, count=len(unscored))
     return named & (labels == "other")
+
+
+def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: float = 0.8) -> np.ndarray:
+    """Which units, labelled with a label of ``once``, have at least two words of which ``share`` or
+    more were in earlier units with the same label (``ZoneLabeler.printed_once``)."""
+    read: dict[str, set[str]] = {label: set() for label in once}
+    out = np.zeros(len(labels), dtype=bool)
+    for unit, (text, label) in enumerate(zip(texts, labels)):
+        if label not in read:
+            continue
+        words = [w for w in _WORD.findall(text.casefold()) if len(w) > 1]
+        out[unit] = len(words) >= 2 and sum(w in read[label] for w in words) >= share * len(words)
+        read[label].update(words)
+    return out
 
 
 def _label_posterior(state_posterior: np.ndarray, schema: Schema) -> np.ndarray:
@@ -109,13 +125,18 @@ class ZoneLabeler(BaseEstimator):
         it may be set on a fitted labeller. Pages that declare nothing are labelled the same either way
     metadata_floor : the ``floor`` of :class:`~scilabel.metadata_evidence.MetadataEvidence`: how far
         a declaration can make a label unlikely (at most ``-log(metadata_floor)`` nats)
+    printed_once : labels an article shows once: a unit decoded with one of them whose words (nearly
+        all) were already read as that label earlier on the page (a byline repeated in a citation
+        pop-up or an author panel) is passed over and the page decoded again without it. Decoding
+        only; ``()`` keeps every repeat
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
                  smoothing: float = 1.0, topology: str = DEFAULT_TOPOLOGY, merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
                  barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
-                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES, page_metadata: bool = True, metadata_floor: float = 0.05):
+                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES, page_metadata: bool = True, metadata_floor: float = 0.05,
+                 printed_once: tuple[str, ...] = ("title", "authors")):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -128,6 +149,7 @@ class ZoneLabeler(BaseEstimator):
         self.vetoes = vetoes
         self.page_metadata = page_metadata
         self.metadata_floor = metadata_floor
+        self.printed_once = printed_once
 
     def _emission_model(self) -> Emission:
         if isinstance(self.emission, str):
@@ -209,9 +231,10 @@ class ZoneLabeler(BaseEstimator):
         units = line_units(zones)
         return units, merge_units(zones, units)
 
-    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, list[str]]:
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
-        the states the vetoes rule out barred); and which units the path passes over (the vetoes of that kind)."""
+        the states the vetoes rule out barred); which units the path passes over (the vetoes of that
+        kind); and the units' texts."""
         columns = _columns(zones, page_metadata=self.page_metadata)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
@@ -220,22 +243,33 @@ class ZoneLabeler(BaseEstimator):
             log_emission = log_emission + self.metadata_evidence_.log_ratio(arrays.evidence, arrays.declares)[
                 :, _LABEL_OF_EMISSION_STATE]
         over = apply_vetoes(self.vetoes, log_emission, arrays)
-        return [units[rows] for rows in _pages(columns)], log_emission, over
+        return [units[rows] for rows in _pages(columns)], log_emission, over, arrays.texts
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""
         check_is_fitted(self, "hmm_")
         if len(zones) == 0:
             return []
-        page_units, log_emission, over = self._unit_log_emission(zones)
+        page_units, log_emission, over, texts = self._unit_log_emission(zones)
         results = []
         for units in page_units:
             first, last = units.min(), units.max() + 1
-            page = self._decode(log_emission[first:last], over[first:last])
+            page, _ = self._decode_page(log_emission[first:last], over[first:last], texts[first:last])
             local = units - first
             results.append(PageLabels([page.states[u] for u in local], [page.labels[u] for u in local],
                                       page.confidence[local]))
         return results
+
+    def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str]) -> tuple[PageLabels, np.ndarray]:
+        """One page's labels (:meth:`_decode`) and the units passed over: the vetoes', and the repeats
+        of what an article shows once (``printed_once``), found on a first decoding."""
+        page = self._decode(log_emission, over)
+        if self.sequence and self.printed_once:
+            repeated = _repeats(texts, page.labels, self.printed_once)
+            if repeated.any():
+                over = over | repeated
+                page = self._decode(log_emission, over)
+        return page, over
 
     def _path_schema(self) -> Schema:
         """The schema of the decoded states: the HMM's, or the emission's when zones are labelled alone."""
@@ -289,10 +323,11 @@ class ZoneLabeler(BaseEstimator):
         out = np.zeros((len(zones), len(LABELS)))
         if len(zones) == 0:
             return out
-        page_units, log_emission, over = self._unit_log_emission(zones)
+        page_units, log_emission, over, texts = self._unit_log_emission(zones)
         for rows, units in zip(_pages(zones), page_units):
             first, last = units.min(), units.max() + 1
-            page_over = over[first:last] if self.sequence else np.zeros(last - first, dtype=bool)
+            page_over = (self._decode_page(log_emission[first:last], over[first:last], texts[first:last])[1]
+                         if self.sequence else np.zeros(last - first, dtype=bool))
             proba = np.zeros((last - first, len(LABELS)))
             proba[page_over, LABELS.index("other")] = 1.0
             proba[~page_over] = _label_posterior(self._state_posterior(log_emission[first:last][~page_over]),
