@@ -1,0 +1,157 @@
+"""Throughput of batch labelling against bare Chromium, in one run.
+
+1. ratio: for each page in turn, bare Chromium (load + the geometry walk, :meth:`Renderer.render`) and
+   the whole labeller (:class:`scilabel.batch.PageLabeller`: render, zones, labels, references, record)
+   on the same page, interleaved so that other load on the machine hits both sides alike;
+2. workers: pages/s of :func:`scilabel.label_many` with 1 and with 2 workers (first to last record);
+3. memory: resident memory of a worker and its browser at page 200 and at the last page of a long run;
+4. kill and resume: ``scilabel label DIR -o out.jsonl --resume`` killed (``kill -9``) at random points
+   three times, then run to the end: every page must be in the output exactly once, and no browser left.
+
+    .venv/bin/python benchmarks/throughput.py [--pages ../shared/data/pages] [--ratio 159] [--workers-pages 120]
+        [--long 2000] [--resume-pages 2000] [--json out.json]
+
+Real pages are cycled to the counts asked; the kill-and-resume run labels generated copies of the
+example page (written under build/).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import logging
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+from tqdm import tqdm
+
+from scilabel.batch import LabelSettings, PageLabeller, descendants, is_failure, label_many
+from scilabel.readers import PageError
+from scilabel.readers.render import Renderer
+from scilabel.readers.sources import html_files
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def tree_rss_mb(pid: int) -> float:
+    total = 0
+    for p in [pid, *descendants(pid)]:
+        try:
+            total += psutil.Process(p).memory_info().rss
+        except psutil.Error:
+            pass
+    return total / 2**20
+
+
+def ratio(pages: list[str]) -> dict:
+    bare, full = [], []
+    with Renderer() as renderer, PageLabeller(LabelSettings()) as labeller:
+        renderer.render(pages[0])
+        labeller.label(pages[0])
+        for page in tqdm(pages, desc="ratio"):
+            t0 = time.perf_counter()
+            try:
+                renderer.render(page)
+            except PageError:
+                continue
+            t1 = time.perf_counter()
+            record = labeller.label(page)
+            t2 = time.perf_counter()
+            if not is_failure(record):
+                bare.append(t1 - t0)
+                full.append(t2 - t1)
+    return {"pages": len(bare), "bare_s": round(sum(bare), 2), "labeller_s": round(sum(full), 2),
+            "ratio": round(sum(full) / sum(bare), 3), "bare_median_ms": round(1000 * statistics.median(bare)),
+            "labeller_median_ms": round(1000 * statistics.median(full))}
+
+
+def pages_per_second(pages: list[str], workers: int) -> float:
+    times = [time.perf_counter() for _ in label_many(pages, workers=workers)]
+    return (len(times) - 1) / (times[-1] - times[0])
+
+
+def memory(pages: list[str], early: int = 200) -> dict:
+    me = os.getpid()
+    samples = {}
+    for i, _ in enumerate(tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"), start=1):
+        if i in (early, len(pages)):
+            workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
+            samples[i] = round(sum(tree_rss_mb(w.pid) for w in workers), 1)
+    first, last = samples[early], samples[len(pages)]
+    return {"page": early, "mb": first, "last_page": len(pages), "last_mb": last,
+            "growth_pct": round(100 * (last - first) / first, 1)}
+
+
+def kill_and_resume(count: int, folder: Path, kills: int = 3, seed: int = 0) -> dict:
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    page = (REPO / "data" / "examples" / "example_article.html").read_text(encoding="utf-8")
+    for i in range(count):
+        (folder / f"page{i:05d}.html").write_text(page.replace("Seasonal shifts", f"Seasonal shifts {i}"), encoding="utf-8")
+    out = folder.with_suffix(".jsonl")
+    out.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "scilabel", "-q", "label", str(folder), "-o", str(out), "--resume"]
+    rng, left_behind, runs = random.Random(seed), 0, 0
+    while True:
+        runs += 1
+        run = subprocess.Popen(command, cwd=REPO)
+        if runs <= kills:
+            time.sleep(rng.uniform(10, 40))
+            below = descendants(run.pid)
+            run.send_signal(signal.SIGKILL)
+            run.wait()
+            time.sleep(3)
+            left_behind += sum(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in below)
+            continue
+        run.wait()
+        break
+    sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
+    expected = {str(p) for p in html_files(folder)}
+    return {"pages": count, "kills": kills, "records": len(sources), "distinct": len(set(sources)),
+            "all_once": sorted(sources) == sorted(expected), "processes_left_after_kills": left_behind}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=Path, default=REPO.parent / "shared/data/pages")
+    ap.add_argument("--ratio", type=int, default=159, help="pages of the ratio (0: skip)")
+    ap.add_argument("--workers-pages", type=int, default=120, help="pages of each workers run (0: skip)")
+    ap.add_argument("--long", type=int, default=2000, help="pages of the memory run (0: skip)")
+    ap.add_argument("--resume-pages", type=int, default=2000, help="pages of the kill-and-resume run (0: skip)")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    real = [str(p) for p in html_files(args.pages)]
+    cycled = lambda n: list(itertools.islice(itertools.cycle(real), n))  # noqa: E731
+    result = {"cores": os.cpu_count(), "load_at_start": os.getloadavg()}
+    if args.ratio:
+        result["ratio"] = ratio(cycled(args.ratio))
+        print("ratio", result["ratio"], flush=True)
+    if args.workers_pages:
+        one, two = (pages_per_second(cycled(args.workers_pages), n) for n in (1, 2))
+        result["workers"] = {"pages": args.workers_pages, "1": round(one, 3), "2": round(two, 3),
+                             "speedup": round(two / one, 2)}
+        print("workers", result["workers"], flush=True)
+    if args.long:
+        result["memory"] = memory(cycled(args.long))
+        print("memory", result["memory"], flush=True)
+    if args.resume_pages:
+        result["kill_and_resume"] = kill_and_resume(args.resume_pages, REPO / "build" / "throughput" / "pages")
+        print("kill and resume", result["kill_and_resume"], flush=True)
+    result["load_at_end"] = os.getloadavg()
+    print(json.dumps(result, indent=1))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
