@@ -11,9 +11,11 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -26,6 +28,8 @@ log = logging.getLogger(__name__)
 
 #: A worker restarts its browser after this many pages, so no browser state accumulates.
 PAGE_BUDGET = 200
+#: Pages sent to a worker at a time: the one it labels and the one its browser reads meanwhile.
+PAGES_HELD = 2
 _READY = "ready"
 
 
@@ -72,7 +76,8 @@ def is_failure(record: dict) -> bool:
 
 
 class PageLabeller:
-    """One worker's reader and models: :meth:`label` turns a source into its record, never raising.
+    """One worker's reader and models: :meth:`label` turns a source into its record, never raising;
+    :meth:`label_all` does so for many, reading (rendering) the next page while it labels the last.
 
     The browser restarts after ``page_budget`` pages and after any error that is not the page's own
     (:class:`PageError`). Use as a context manager.
@@ -103,25 +108,69 @@ class PageLabeller:
             reader, self.reader = self.reader, None
             reader.__exit__(None, None, None)
 
-    def label(self, source: Source) -> dict:
-        """The page record of ``source``, or its failure record."""
-        from .pipeline import label_page
-
+    def _guarded(self, source: Source, step, browser: bool = True):
+        """``step(source)``, or the failure record of what it raised (restarting the browser, when the
+        step used it, on an error that is not the page's own)."""
         name = source_name(source)
-        if isinstance(source, Unreadable):
-            return failure_record(name, PageError(source.error))
+        try:
+            if isinstance(source, Unreadable):
+                raise PageError(source.error)
+            return step(source)
+        except Exception as exc:  # noqa: BLE001 - one page's failure is a record, never the run's end
+            if browser and not isinstance(exc, PageError):
+                log.warning("%s: %s; restarting the browser", name, exc)
+                self._stop()
+            return failure_record(name, exc)
+
+    def _read(self, source: Source):
+        """The document of ``source`` as the reader read it (the browser restarted on its page budget)."""
         if self.reader is None or self.pages >= self.page_budget:
             self._stop()
             self._start()
         self.pages += 1
-        overlay = self.settings.overlays / (Path(name).stem + ".png") if self.settings.overlays else None
-        try:
-            return label_page(self.reader, self.labeler, self.parser, source, overlay=overlay)
-        except Exception as exc:  # noqa: BLE001 - one page's failure is a record, never the run's end
-            if not isinstance(exc, PageError):
-                log.warning("%s: %s; restarting the browser", name, exc)
-                self._stop()
-            return failure_record(name, exc)
+        return self.reader.read(source)
+
+    def _record(self, document) -> dict:
+        from .pipeline import label_record, labelled_page
+
+        return label_record(labelled_page(document, self.labeler, self.parser), self.labeler)
+
+    def _label(self, source: Source) -> dict:
+        from .pipeline import label_page
+
+        if self.reader is None or self.pages >= self.page_budget:
+            self._stop()
+            self._start()
+        self.pages += 1
+        overlay = self.settings.overlays / (Path(source_name(source)).stem + ".png") if self.settings.overlays else None
+        return label_page(self.reader, self.labeler, self.parser, source, overlay=overlay)
+
+    def label(self, source: Source) -> dict:
+        """The page record of ``source``, or its failure record."""
+        return self._guarded(source, self._label)
+
+    def label_all(self, sources: Iterable[Source]) -> Iterator[dict]:
+        """The record of each source, in order; a thread reads each page while the one before is labelled,
+        so the browser's time and the labelling's overlap (sequential with overlays, which need both)."""
+        if self.settings.overlays:
+            yield from map(self.label, sources)
+            return
+        ahead: queue.Queue = queue.Queue(maxsize=1)
+
+        def read_ahead() -> None:
+            try:
+                for source in sources:
+                    ahead.put((source, self._guarded(source, self._read)))
+            except BaseException as exc:  # noqa: BLE001 - handed to the consuming thread
+                ahead.put(exc)
+            ahead.put(None)
+
+        threading.Thread(target=read_ahead, name="scilabel-read-ahead", daemon=True).start()
+        while (item := ahead.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            source, read = item
+            yield read if isinstance(read, dict) else self._guarded(read, self._record, browser=False)
 
 
 def label_many(sources: Iterable[Source], workers: int = 1, *, settings: LabelSettings | None = None,
@@ -170,10 +219,18 @@ def _serve(conn: Connection, settings: LabelSettings, page_budget: int, parent: 
         conn.send(("error", exc))
         return
     conn.send(_READY)
+
+    def incoming() -> Iterator[Source]:
+        try:
+            while (source := conn.recv()) is not None:
+                yield source
+        except (EOFError, OSError):  # the parent is gone
+            return
+
     try:
-        while (source := conn.recv()) is not None:
-            conn.send(labeller.label(source))
-    except (EOFError, OSError):  # the parent is gone
+        for record in labeller.label_all(incoming()):
+            conn.send(record)
+    except (EOFError, OSError):
         pass
     finally:
         labeller.__exit__(None, None, None)
@@ -227,7 +284,7 @@ def _group(pid: int) -> int | None:
 
 
 class _Worker:
-    """The parent's handle on one worker process and the page it is labelling."""
+    """The parent's handle on one worker process and the pages it holds (in the order sent)."""
 
     def __init__(self, context, settings: LabelSettings, page_budget: int):
         self.conn, child = context.Pipe()
@@ -236,15 +293,32 @@ class _Worker:
         self.process.start()
         child.close()
         self.ready = False
-        self.source: Source | None = None
+        self.held: deque[Source] = deque()
         self.deadline = 0.0
 
     def send(self, source: Source, seconds: float) -> None:
-        self.source, self.deadline = source, time.monotonic() + seconds
+        if not self.held:
+            self.deadline = time.monotonic() + seconds
+        self.held.append(source)
         self.conn.send(source)
 
+    def received(self) -> Iterator[dict]:
+        """The records the worker has sent so far (marking it ready on its start-up message)."""
+        try:
+            while self.conn.poll():
+                message = self.conn.recv()
+                if message == _READY:
+                    self.ready = True
+                elif isinstance(message, tuple) and message[0] == "error":
+                    raise message[1]  # the worker could not start: no model, no browser
+                else:
+                    self.held.popleft()
+                    yield message
+        except (EOFError, OSError):  # it died: the caller finds out
+            return
+
     def stop(self, wait_s: float = 30.0) -> None:
-        """Ask the worker to finish, then kill its process group (whatever is left of it)."""
+        """Ask the worker to finish, then kill what is left of it and of its browser."""
         if self.process.is_alive():
             try:
                 self.conn.send(None)
@@ -262,55 +336,34 @@ class _Worker:
 def _label_local(sources: Iterator[Source], workers: int, settings: LabelSettings, page_budget: int) -> Iterator[dict]:
     context = multiprocessing.get_context("spawn")
     pool = [_Worker(context, settings, page_budget) for _ in range(workers)]
+    seconds = settings.page_seconds()
     exhausted = False
     try:
         while True:
             for worker in pool:
-                while worker.ready and worker.source is None and not exhausted:
+                while worker.ready and len(worker.held) < PAGES_HELD and not exhausted:
                     source = next(sources, None)
                     if source is None:
                         exhausted = True
                     elif isinstance(source, Unreadable):  # no worker needed to say so
                         yield failure_record(source.source, PageError(source.error))
                     else:
-                        worker.send(source, settings.page_seconds())
-            if exhausted and all(w.source is None for w in pool):
+                        worker.send(source, seconds)
+            if exhausted and not any(w.held for w in pool):
                 return
             wait([w.conn for w in pool] + [w.process.sentinel for w in pool], timeout=1.0)
             for i, worker in enumerate(pool):
-                record = _collect(worker)
-                if record is not None:
+                for record in worker.received():
+                    worker.deadline = time.monotonic() + seconds
                     yield record
-                if not worker.process.is_alive() or worker.conn.closed:
-                    lost = worker.source
-                    worker.kill()
-                    if lost is not None:
-                        yield failure_record(source_name(lost), PageError(
-                            f"{source_name(lost)}: the worker labelling it died (exit code {worker.process.exitcode})"))
-                    pool[i] = _Worker(context, settings, page_budget)
-                elif worker.source is not None and time.monotonic() > worker.deadline:
-                    lost = worker.source
-                    worker.kill()
-                    yield failure_record(source_name(lost), PageError(
-                        f"{source_name(lost)}: not labelled within {settings.page_seconds():g}s; its worker was killed"))
-                    pool[i] = _Worker(context, settings, page_budget)
+                if worker.process.is_alive() and not (worker.held and time.monotonic() > worker.deadline):
+                    continue
+                why = ("its worker died (exit code {})".format(worker.process.exitcode) if not worker.process.is_alive()
+                       else f"not labelled within {seconds:g}s; its worker was killed")
+                worker.kill()
+                for lost in worker.held:
+                    yield failure_record(source_name(lost), PageError(f"{source_name(lost)}: {why}"))
+                pool[i] = _Worker(context, settings, page_budget)
     finally:
         for worker in pool:
             worker.stop()
-
-
-def _collect(worker: _Worker) -> dict | None:
-    """The record the worker sent, if any (marking it ready on its start-up message)."""
-    try:
-        if not worker.conn.poll():
-            return None
-        message = worker.conn.recv()
-    except (EOFError, OSError):
-        return None
-    if message == _READY:
-        worker.ready = True
-        return None
-    if isinstance(message, tuple) and message[0] == "error":
-        raise message[1]
-    worker.source = None
-    return message
