@@ -177,6 +177,10 @@ def label_many(sources: Iterable[Source], workers: int = 1, *, settings: LabelSe
                client=None, page_budget: int = PAGE_BUDGET) -> Iterator[dict]:
     """Label many pages in parallel, yielding each page's record as it finishes (not in input order).
 
+    The workers are started with ``spawn``: a script calling this guards its top level with
+    ``if __name__ == "__main__":``. Closing the generator early (or an exception in the loop over it)
+    stops the workers and their browsers.
+
     Parameters
     ----------
     sources : iterable

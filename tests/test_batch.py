@@ -124,7 +124,7 @@ def test_quiet_batch_prints_nothing_but_the_failure_count(tmp_path, capsys, monk
 
 
 def test_dask_local_cluster_of_two_processes(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    distributed = pytest.importorskip("distributed", reason="the Dask path needs distributed: pip install -e '.[batch]'")
     good = pages(tmp_path, 4)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:

@@ -11,11 +11,10 @@ import pytest
 from scilabel.inputs import Unreadable, expand_inputs, iter_pages, source_name
 from scilabel.journal import RecordLog, RecordOutput, read_parquet_records
 
-warcio = pytest.importorskip("warcio")
-
 
 def write_warc(path, records) -> None:
     """A gzipped WARC of (uri, status, content type, body) responses and one request record."""
+    pytest.importorskip("warcio", reason="WARC input needs warcio: pip install -e '.[batch]'")
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
