@@ -194,11 +194,26 @@ def _label_one(args: argparse.Namespace, page: str) -> int:
     else:
         from .pipeline import label_page
 
-        labeler, parser = _load_models(args)
-        with reader_for(page, timeout=args.timeout) as reader:
-            record = label_page(reader, labeler, parser, page, overlay=args.overlay)
+        with _opening(reader_for(page, timeout=args.timeout)) as reader:
+            labeler, parser = _load_models(args)
+            record = label_page(reader(), labeler, parser, page, overlay=args.overlay)
     _emit(WRITERS[args.format].label([record], batch=False), args.output)
     return 0
+
+
+@contextlib.contextmanager
+def _opening(reader):
+    """Enter ``reader`` in a thread, so that its browser starts while the block loads the models; the
+    block gets a function that waits for it and returns it. The reader is exited on leaving."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        started = pool.submit(reader.__enter__)
+        try:
+            yield started.result
+        finally:
+            if started.exception() is None:
+                reader.__exit__(None, None, None)
 
 
 #: The formats a batch run streams record by record (both as JSON lines); any other is written at the end.
