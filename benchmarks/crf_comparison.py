@@ -4,7 +4,7 @@ The CRF (sklearn-crfsuite) reads each unit's words (its first tokens), the SVM f
 features (layout and field word scores, in quantile bins) and the same of the units just before and
 after it: emissions that see their neighbours, with transitions learned jointly. Its labels are the 16
 HMM states. It is decoded twice: by crfsuite (any transition), and by Viterbi restricted to the article
-HMM's links (the default late_affiliations topology, start in PreTitle or a state it links to). Scores are zone- and
+HMM's links (the late_affiliations topology, start in PreTitle or a state it links to). Scores are zone- and
 token-level F on the dev pages (the generated ``dev`` split and the silver ``train`` split), which
 neither model trained on.
 

@@ -8,9 +8,14 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 
 def __getattr__(name: str):
-    """``scilabel.load_model`` without importing scikit-learn on every ``import scilabel``."""
+    """``scilabel.load_model`` and ``scilabel.label_many`` without importing scikit-learn on every
+    ``import scilabel``."""
     if name == "load_model":
         from .persistence import load_model
 
         return load_model
+    if name == "label_many":
+        from .batch import label_many
+
+        return label_many
     raise AttributeError(f"module 'scilabel' has no attribute {name!r}")

@@ -17,8 +17,9 @@ from . import __version__
 from .atomic import write_text
 from .readers import PageError, reader_for
 from .readers.render import BrowserNotFound, Renderer
-from .readers.sources import Limits, html_files
-from .schema import TOPOLOGIES
+from .inputs import is_warc
+from .readers.sources import Limits, source_path
+from .schema import DEFAULT_TOPOLOGY, TOPOLOGIES
 from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, formats
 from .zones import collect_zones
 
@@ -173,62 +174,162 @@ def _load_models(args: argparse.Namespace):
     return labeler, load_parser(args.refs_model, trust=args.trust_model)
 
 
-def _pages_in(target: str) -> list[str]:
-    path = Path(target)
-    if path.is_dir():
-        pages = [str(p) for p in html_files(path)]
-        if not pages:
-            raise CommandError(f"{path}: no HTML pages in this directory")
-        return pages
-    return [target]
+def _single_page(args: argparse.Namespace) -> bool:
+    """Whether `scilabel label` was given one page (written as one record, in any format) rather than a
+    batch (directories, @lists, WARC files, several inputs, or a batch option)."""
+    if len(args.page) != 1 or args.workers or args.resume or args.failures or args.dask:
+        return False
+    path = source_path(args.page[0])
+    return not args.page[0].startswith("@") and (path is None or not (path.is_dir() or is_warc(args.page[0])))
 
 
 def cmd_label(args: argparse.Namespace) -> int:
-    """Label the zones of a page, a URL, or every page of a directory."""
-    from .pipeline import label_page
+    """Label the zones of a page, a URL, or every page of directories, lists and WARC files."""
+    if args.baseline and (args.overlay or args.model or args.dask):
+        raise CommandError("--baseline labels from the HTML alone: it takes neither --model, --overlay nor --dask")
+    if _single_page(args):
+        return _label_one(args, args.page[0])
+    return _label_batch(args)
 
-    if args.baseline and (args.overlay or args.model):
-        raise CommandError("--baseline labels from the HTML alone: it takes neither --model nor --overlay")
-    stack = contextlib.ExitStack()
 
-    pages = _pages_in(args.page)
-    many = len(pages) > 1
-    failed, records = 0, []
-    baseline = None
+def _label_one(args: argparse.Namespace, page: str) -> int:
     if args.baseline:
         baseline, label_one = _baseline_labeller(args)
+        record = label_one(page)
+        if args.case_base:
+            baseline.case_base.save(args.case_base)
     else:
-        reader = reader_for(pages[0], **_reader_options(args))  # a directory holds HTML pages only
-        labeler, parser = _load_models(args)
-        stack.enter_context(reader)
-        label_one = lambda page, overlay: label_page(reader, labeler, parser, page, overlay=overlay)  # noqa: E731
-    with stack:
-        for page in pages:
-            overlay = None
-            if args.overlay:
-                overlay = args.overlay / (Path(page).stem + ".png") if many else args.overlay
-            try:
-                record = label_one(page, overlay)
-            except PageError as exc:
-                if not many:
-                    raise
+        from .pipeline import label_page
+
+        with _opening(reader_for(page, **_reader_options(args))) as reader:
+            labeler, parser = _load_models(args)
+            record = label_page(reader(), labeler, parser, page, overlay=args.overlay)
+    _emit(WRITERS[args.format].label([record], batch=False), args.output)
+    return 0
+
+
+@contextlib.contextmanager
+def _opening(reader):
+    """Enter ``reader`` in a thread, so that its browser starts while the block loads the models; the
+    block gets a function that waits for it and returns it. The reader is exited on leaving."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        started = pool.submit(reader.__enter__)
+        try:
+            yield started.result
+        finally:
+            if started.exception() is None:
+                reader.__exit__(None, None, None)
+
+
+#: The formats a batch run streams record by record (both as JSON lines); any other is written at the end.
+STREAMED = ("json", "jsonl")
+
+
+def _label_batch(args: argparse.Namespace) -> int:
+    """Label every page of the inputs (see :mod:`scilabel.inputs`), record by record."""
+    from tqdm import tqdm
+
+    from .batch import LabelSettings, is_failure, label_many
+    from .inputs import DEFAULT_PATTERNS, expand_inputs, iter_pages, source_name
+    from .journal import RecordLog, RecordOutput
+
+    streamed = args.format in STREAMED
+    if args.resume and not (args.output and streamed):
+        raise CommandError("--resume goes on with an output file: give -o out.jsonl (or .parquet) and no --format")
+    if args.output and args.output.suffix.lower() == ".parquet" and not streamed:
+        raise CommandError(f"a Parquet output holds page records: not --format {args.format}")
+    files = expand_inputs(args.page, patterns=args.glob or DEFAULT_PATTERNS, follow_symlinks=args.follow_symlinks)
+    if not files:
+        raise CommandError(f"{' '.join(args.page)}: no pages to label")
+    output = RecordOutput(args.output, resume=args.resume) if args.output and streamed else None
+    done = output.done() if output is not None else set()
+    failures = RecordLog(args.failures) if args.failures else None
+    if failures is not None and not args.resume:
+        failures.path.unlink(missing_ok=True)
+    warcs = any(is_warc(f) for f in files)
+    progress = tqdm(total=None if warcs else sum(f not in done for f in files), unit="page", dynamic_ncols=True,
+                    disable=args.quiet or not sys.stderr.isatty(), desc="labelling")
+    seen = set(done)
+
+    def todo():
+        for source in iter_pages(files):
+            name = source_name(source)
+            if name not in seen:  # already in the output, or given twice
+                seen.add(name)
+                yield source
+
+    stack = contextlib.ExitStack()
+    if args.baseline:
+        records = _baseline_records(args, todo())
+    else:
+        client = stack.enter_context(_dask_client(args.dask)) if args.dask else None
+        settings = LabelSettings(args.model, args.refs_model, not args.no_page_metadata, args.timeout, args.overlay,
+                                 limits=_reader_options(args)["limits"], trust_model=args.trust_model)
+        records = label_many(todo(), workers=args.workers or 1, settings=settings, client=client)
+    failed, labelled, kept = 0, 0, []
+    with stack, progress:
+        for record in records:
+            labelled += 1
+            progress.update()
+            if is_failure(record):
                 failed += 1
-                print(f"scilabel: skipped: {exc}", file=sys.stderr)
-                continue
-            records.append(record)
-    _emit(WRITERS[args.format].label(records, batch=many), args.output)
-    if baseline is not None and args.case_base:
-        baseline.case_base.save(args.case_base)
+                progress.set_postfix(failed=failed)
+                if failures is not None:
+                    failures.append(record)
+                if not args.quiet:
+                    progress.write(f"scilabel: skipped: {record['error']}", file=sys.stderr)
+            elif output is not None:
+                output.append(record)
+            elif streamed:
+                _emit(WRITERS["jsonl"].label([record]), None)
+            else:
+                kept.append(record)
+    if output is not None:
+        output.close()
+    if failures is not None:
+        failures.close()
+    if not streamed:
+        _emit(WRITERS[args.format].label(kept, batch=True), args.output)
     if failed:
-        print(f"scilabel: {failed} of {len(pages)} pages failed", file=sys.stderr)
+        print(f"scilabel: {failed} of {labelled} pages failed", file=sys.stderr)
         return 3
     return 0
+
+
+@contextlib.contextmanager
+def _dask_client(address: str):
+    """A Dask distributed client of the scheduler at ``address``."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CommandError("--dask needs Dask distributed: pip install 'scilabel[batch]'") from None
+    with Client(address) as client:
+        yield client
+
+
+def _baseline_records(args: argparse.Namespace, sources):
+    """The records of a baseline on each source, in this process (a case base grows as it goes)."""
+    from .batch import failure_record
+    from .inputs import Unreadable, source_name
+
+    baseline, label_one = _baseline_labeller(args)
+    for source in sources:
+        try:
+            if isinstance(source, Unreadable):
+                raise PageError(source.error)
+            yield label_one(source)
+        except PageError as exc:
+            yield failure_record(source_name(source), exc)
+    if args.case_base:
+        baseline.case_base.save(args.case_base)
 
 
 def _baseline_labeller(args: argparse.Namespace):
     """The baseline and a function labelling one page with it (no browser: baselines read the HTML)."""
     from .baselines import CaseBase, get_baseline, record
-    from .readers.sources import load_source
+    from .readers.sources import PageDocument, load_source
 
     baseline = get_baseline(args.baseline)
     if args.case_base:
@@ -237,8 +338,8 @@ def _baseline_labeller(args: argparse.Namespace):
         if args.case_base.exists():
             baseline.case_base = CaseBase.load(args.case_base)
 
-    def label_one(page: str, overlay: Path | None) -> dict:
-        doc = load_source(page, timeout=args.timeout, limits=_reader_options(args)["limits"])
+    def label_one(page) -> dict:
+        doc = page if isinstance(page, PageDocument) else load_source(page, **_reader_options(args))
         return record(baseline.extract(doc.html, doc.url), doc.source)
 
     return baseline, label_one
@@ -319,6 +420,8 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
     for folder in args.data:
         ensure_rendered(folder)
     variants = {"cv, layout only": {"page_metadata": False}} if shipped.page_metadata else {}
+    if shipped.printed_once:
+        variants["cv, repeats kept"] = {"printed_once": ()}
     if args.ablate_vetoes:
         variants.update(veto_ablation(shipped.vetoes))
     result = cross_validate_gold(gold_dir, args.data, scorer, template=shipped, shipped=shipped,
@@ -421,10 +524,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def page_command(name: str, func: Callable[[argparse.Namespace], None], help_text: str,
-                     models: bool = False, page_optional: bool = False) -> argparse.ArgumentParser:
-        """A subcommand reading a page; ``models``: it labels with a zone labeller and reference parser."""
+                     models: bool = False, page_optional: bool = False, many: bool = False) -> argparse.ArgumentParser:
+        """A subcommand reading a page (``many``: one or more inputs); ``models``: it labels with a zone
+        labeller and reference parser."""
         p = sub.add_parser(name, help=help_text, description=help_text)
-        p.add_argument("page", nargs="?" if page_optional else None, help="HTML file, http(s) URL, or an HTML string")
+        if many:
+            p.add_argument("page", nargs="+", metavar="INPUT",
+                           help="HTML files, http(s) URLs, directories (recursive), @list.txt (a path or URL a "
+                                "line), WARC files (their HTML responses)")
+        else:
+            p.add_argument("page", nargs="?" if page_optional else None, help="HTML file, http(s) URL, or an HTML string")
         p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
         limits = p.add_argument_group("limits of one page (a page past one fails with a message naming its option)")
         limits.add_argument("--deadline", type=float, default=Limits.deadline,
@@ -454,15 +563,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = page_command("render", cmd_render, "render a page and report what the browser laid out")
     p.add_argument("--screenshot", type=Path, help="save a full-page PNG screenshot here")
 
-    p = page_command("label", cmd_label, "label the zones of a page, a URL, or every page in a directory", models=True)
+    p = page_command("label", cmd_label, "label the zones of a page, or of every page of directories, lists and "
+                     "WARC files", models=True, many=True)
     p.add_argument("--format", choices=formats(LABEL), default="json",
                    help="output format (json: indented, JSON lines for a directory; the bibliography formats "
                         "write the references of the pages, the cite- formats the article's own citation)")
-    p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder for a directory)")
+    p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder, for many pages)")
     p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
                                           "metatags", "readability"),
                    help="label with a comparison system instead of the HMM (same JSON schema)")
     p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")
+    batch = p.add_argument_group("many pages (a directory, @list, WARC file, or several inputs): records are "
+                                 "written as JSON lines (or Parquet: -o out.parquet) as pages finish")
+    batch.add_argument("--workers", type=int, help="worker processes, each with its own browser (default 1)")
+    batch.add_argument("--resume", action="store_true",
+                       help="go on with the -o file of an interrupted run: skip every page already in it")
+    batch.add_argument("--failures", type=Path, metavar="FILE",
+                       help="write a JSON line (source, error, cause) for each page that failed here")
+    batch.add_argument("--glob", action="append", metavar="PATTERN",
+                       help="which files of a directory to label (repeatable; default *.html *.htm *.xhtml "
+                            "*.warc *.warc.gz)")
+    batch.add_argument("--follow-symlinks", action="store_true",
+                       help="follow a directory's symbolic links out of it (by default only links to files inside)")
+    batch.add_argument("--dask", metavar="ADDRESS",
+                       help="label on the Dask distributed cluster whose scheduler is at ADDRESS (tcp://host:8786)")
 
     p = page_command("refs", cmd_refs, "parsed references of a page with their citing sentences, or of one string",
                      models=True, page_optional=True)
@@ -489,9 +613,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,
                    help="field collections Parquet (scilabel corpus medline): the NB word model, the SVM's field word scores")
-    p.add_argument("--topology", choices=tuple(TOPOLOGIES), default="late_affiliations",
+    p.add_argument("--topology", choices=tuple(TOPOLOGIES), default=DEFAULT_TOPOLOGY,
                    help="HMM links: the paper's Figure 1 (strict), with authors and affiliations alternating "
-                        "(interleaved), and also affiliations after the abstract (late_affiliations, the default)")
+                        "(interleaved), and also affiliations after the abstract (late_affiliations), and also "
+                        "affiliations printed after the references, as end matter (end_matter); default "
+                        f"{DEFAULT_TOPOLOGY}")
     for name, what in HMM_SETTINGS.items():
         p.add_argument(f"--{name.replace('_', '-')}", type=_probability_or_counted, default=argparse.SUPPRESS,
                        metavar="P|counted", help=f"{what}: a probability, or 'counted' for the training pages' "

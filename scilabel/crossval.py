@@ -74,7 +74,8 @@ def sample_pages(zones: pd.DataFrame, n_pages: int | None, random_state: int = 0
 class GoldCV:
     """Scores of every system on the headline gold pages (per page, as ``score_pages`` gives them)."""
 
-    pages: dict[str, list[dict]]  #: system -> per-page results (page, publisher, labels)
+    #: system -> per-page results (page, publisher, labels; a labeller's also its label of every zone)
+    pages: dict[str, list[dict]]
     folds: list[Fold]
     settings: dict
     #: systems that are decoding variants of the cross-validated model (summarised, not charted per publisher)
@@ -103,9 +104,13 @@ class GoldCV:
                 "by_publisher": self.by_publisher(scorer), "pages": self.pages}
 
 
-def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dict]) -> dict:
+def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dict],
+                 zone_labels: np.ndarray | None = None) -> dict:
     labels, similarity, _ = scorer.score_page(gold, zones)
-    return {"page": gold["page"], "publisher": publisher, "title_similarity": similarity, "labels": labels}
+    result = {"page": gold["page"], "publisher": publisher, "title_similarity": similarity, "labels": labels}
+    if zone_labels is not None:  # the labeller's label of every zone, for looking at a page's errors
+        result["zone_labels"] = [str(label) for label in zone_labels]
+    return result
 
 
 def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: ModuleType, template: ZoneLabeler,
@@ -137,8 +142,12 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
     variants = variants or {}
     pages: dict[str, list[dict]] = {"cv": [], **{name: [] for name in variants}}
 
-    def score(system: str, doc: str, zones: list[dict]) -> None:
-        pages.setdefault(system, []).append(_page_result(scorer, golds[doc], publisher_of[doc], zones))
+    def score(system: str, doc: str, zones: list[dict], zone_labels: np.ndarray | None = None) -> None:
+        pages.setdefault(system, []).append(_page_result(scorer, golds[doc], publisher_of[doc], zones, zone_labels))
+
+    def score_labeler(system: str, doc: str, frame: pd.DataFrame, labeler: ZoneLabeler) -> None:
+        predicted = labeler.predict(frame)
+        score(system, doc, zone_records(frame["text"], predicted), predicted)
 
     for k, fold in enumerate(folds, 1):
         train = pd.concat([generated, gold_zones[gold_zones["document"].isin(fold.train)]], ignore_index=True)
@@ -152,10 +161,10 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
         for doc in fold.test:
             frame = test_zones[doc].reset_index(drop=True)
             for name, decoder in decoders.items():
-                score(name, doc, zone_records(frame["text"], decoder.predict(frame)))
+                score_labeler(name, doc, frame, decoder)
     if shipped is not None:
         for doc, frame in test_zones.items():
-            score("shipped", doc, zone_records(frame["text"], shipped.predict(frame.reset_index(drop=True))))
+            score_labeler("shipped", doc, frame.reset_index(drop=True), shipped)
     html_of = dict(zip(manifest["document"], manifest["html_path"]))
     for name in peers:
         baseline = get_baseline(name)

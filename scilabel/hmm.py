@@ -3,7 +3,10 @@
 Transitions and start probabilities are estimated by counting state sequences of labelled
 pages; decoding runs hmmlearn's Viterbi and (log-space) forward-backward, through its public
 ``decode`` and ``score_samples``, on a precomputed ``(n_zones, n_states)`` matrix of emission
-log-likelihoods (columns in ``schema.STATES`` order).
+log-likelihoods (columns in ``schema.STATES`` order). A topology with end matter
+(:data:`~scilabel.schema.TOPOLOGIES`) has more states than the emissions have columns: each end-matter
+state reads its component's column (:attr:`~scilabel.schema.Schema.emission_columns`), and the end
+matter is decoded in a second pass, after the references the article's own states find.
 """
 from __future__ import annotations
 
@@ -16,21 +19,29 @@ from hmmlearn.base import BaseHMM
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from scilabel.schema import ARTICLE, GAP_STATES, N_STATES, STATE_INDEX, STATES, TOPOLOGIES, Schema
+from scilabel.schema import ARTICLE, TOPOLOGIES, Schema
 
 _log = logging.getLogger(__name__)
 
 
-def _allowed_transitions(topology: str = "strict", schema: Schema = ARTICLE) -> np.ndarray:
+def _topology_schema(topology: str) -> Schema:
+    if topology not in TOPOLOGIES:
+        raise ValueError(f"topology must be one of {sorted(TOPOLOGIES)}, got {topology!r}")
+    return TOPOLOGIES[topology].schema
+
+
+def _allowed_transitions(topology: str = "strict", schema: Schema | None = None) -> np.ndarray:
     """Figure 1 of the paper: forward links (which may skip missing components), self-loops,
-    and the References <-> BR loop; plus the extra links of ``topology``.
+    and the References <-> BR loop; the end matter's links, when the schema has end matter; plus the
+    extra links of ``topology``. ``schema`` defaults to the topology's.
 
     Under the strict topology a component other than References split by an ``other`` zone
     (abstract, other, abstract) has no path: in training data its gap -> component transition is
-    dropped and counted.
+    dropped and counted. The end matter is entered from the component it follows or the gap after it
+    (References, AR); its states follow one another in any order, with its loop state between them,
+    and leave to that gap (the loop state only back to an end-matter state).
     """
-    if topology not in TOPOLOGIES:
-        raise ValueError(f"topology must be one of {sorted(TOPOLOGIES)}, got {topology!r}")
+    schema = _topology_schema(topology) if schema is None else schema
     n_states = len(schema.states)
     allowed = np.zeros((n_states, n_states), dtype=bool)
 
@@ -50,17 +61,32 @@ def _allowed_transitions(topology: str = "strict", schema: Schema = ARTICLE) -> 
         for later in schema.components[i + 1:]:
             link(component.state, later.state)
             link(component.gap, later.state)
-    for src, dst in TOPOLOGIES[topology]:
+    if schema.end_matter is not None:
+        end = schema.end_matter
+        before, after = schema.label_state[end.after], schema.gap_after[end.after]
+        link(end.loop, end.loop)
+        for _, state in end.states:
+            for src, dst in ((before, state), (after, state), (state, end.loop), (end.loop, state), (state, after)):
+                link(src, dst)
+            for _, next_state in end.states:
+                link(state, next_state)
+    for src, dst in TOPOLOGIES[topology].links:
         link(src, dst)
     allowed.setflags(write=False)
     return allowed
 
 
+def _allowed_start(allowed: np.ndarray, schema: Schema) -> np.ndarray:
+    """States a page may start in: the start state or any state it links to."""
+    start = allowed[schema.state_index[schema.start]].copy()
+    start.setflags(write=False)
+    return start
+
+
 #: ``ALLOWED_TRANSITIONS[i, j]`` is True when state i may be followed by state j (strict topology).
 ALLOWED_TRANSITIONS: np.ndarray = _allowed_transitions()
 #: States a page may start in: PreTitle or any state PreTitle links to.
-ALLOWED_START: np.ndarray = ALLOWED_TRANSITIONS[STATE_INDEX[ARTICLE.start]].copy()
-ALLOWED_START.setflags(write=False)
+ALLOWED_START: np.ndarray = _allowed_start(ALLOWED_TRANSITIONS, ARTICLE)
 
 #: The transition settings of :class:`ArticleHMM` (and :class:`~scilabel.labeler.ZoneLabeler`): each a
 #: probability, or None for the counted estimate.
@@ -70,20 +96,21 @@ TRANSITION_SETTINGS: tuple[str, ...] = ("gap_self_loop", "br_self_loop", "barh_t
 _LOG_ZERO = np.finfo(np.float64).min
 
 
-def states_to_indices(states: Sequence[str]) -> np.ndarray:
-    """Map state names to their indices in ``schema.STATES``."""
+def states_to_indices(states: Sequence[str], schema: Schema = ARTICLE) -> np.ndarray:
+    """Map state names to their indices in ``schema.states``."""
     if isinstance(states, str):
         raise TypeError("expected a sequence of state names, got a single string")
+    index = schema.state_index
     try:
-        return np.fromiter((STATE_INDEX[s] for s in states), dtype=np.intp, count=len(states))
+        return np.fromiter((index[s] for s in states), dtype=np.intp, count=len(states))
     except KeyError:
-        unknown = sorted({s for s in states if s not in STATE_INDEX}, key=str)
+        unknown = sorted({s for s in states if s not in index}, key=str)
         raise ValueError(f"unknown states: {unknown}") from None
 
 
-def indices_to_states(indices: Iterable[int]) -> list[str]:
-    """Map state indices (as returned by :meth:`ArticleHMM.decode`) to state names."""
-    return [STATES[i] for i in indices]
+def indices_to_states(indices: Iterable[int], schema: Schema = ARTICLE) -> list[str]:
+    """Map state indices (as returned by :meth:`ArticleHMM.decode`) to the names of ``schema.states``."""
+    return [schema.states[i] for i in indices]
 
 
 class _LogEmissionHMM(BaseHMM):
@@ -94,12 +121,13 @@ class _LogEmissionHMM(BaseHMM):
         return np.where(X == _LOG_ZERO, -np.inf, X)
 
 
-def _normalise_rows(counts: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    """Normalise rows to sum to 1; a row without mass becomes uniform over its allowed entries."""
+def _normalise_rows(counts: np.ndarray, allowed: np.ndarray, states: Sequence[str]) -> np.ndarray:
+    """Normalise rows to sum to 1; a row without mass becomes uniform over its allowed entries (``states``
+    names the rows in the warning)."""
     totals = counts.sum(axis=-1, keepdims=True)
     empty = totals[..., 0] == 0
     if empty.any():
-        rows = [STATES[i] for i in np.flatnonzero(empty)] if counts.ndim == 2 else ["start"]
+        rows = [states[i] for i in np.flatnonzero(empty)] if counts.ndim == 2 else ["start"]
         _log.warning("no counts and no smoothing for %s; using uniform over allowed links", rows)
         counts = np.where(empty[..., None], allowed.astype(float), counts)
         totals = counts.sum(axis=-1, keepdims=True)
@@ -107,7 +135,8 @@ def _normalise_rows(counts: np.ndarray, allowed: np.ndarray) -> np.ndarray:
 
 
 class ArticleHMM(BaseEstimator):
-    """Left-right HMM over the article states (:data:`~scilabel.schema.STATES`) with supervised transition estimates.
+    """Left-right HMM over the article states (:data:`~scilabel.schema.STATES`, and the end matter's
+    with the ``end_matter`` topology) with supervised transition estimates.
 
     Parameters
     ----------
@@ -115,17 +144,24 @@ class ArticleHMM(BaseEstimator):
         Pseudo-count added to every allowed transition and start state (never to
         disallowed ones, which keep probability exactly 0).
     topology
-        ``"strict"`` (Figure 1 of the paper), ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`:
-        authors and affiliations may alternate) or ``"late_affiliations"`` (also
-        :data:`LATE_AFFILIATION_LINKS`: affiliations may follow the abstract).
+        A name in :data:`~scilabel.schema.TOPOLOGIES`: ``"strict"`` (Figure 1 of the paper),
+        ``"interleaved"`` (adds :data:`INTERLEAVED_LINKS`: authors and affiliations may alternate),
+        ``"late_affiliations"`` (also :data:`LATE_AFFILIATION_LINKS`: affiliations may follow the
+        abstract) or ``"end_matter"`` (also the end-matter states of
+        :data:`~scilabel.schema.ARTICLE_END_MATTER`: affiliations printed after the references, with
+        their links counted like all others). With end matter, decoding and posteriors take two passes:
+        the path without the end-matter states, then the path with them allowed only from that path's
+        first reference on (:meth:`_end_matter_after_references`).
     gap_self_loop
         ``None`` keeps every counted self-loop (the paper). A probability p gives every gap state
-        (:data:`GAP_STATES`) the self-loop p, its exits keeping their counted proportions of 1 - p:
-        a stretch of ``other`` zones then costs the same per zone in any gap, so its length does not
-        decide where it belongs. Counted gap lengths come from the training pages; real pages have
-        far longer navigation and body text, and without this the absorbing AR state (which costs
-        nothing per zone) pulls the path into it at the first reference-like zone. AR pays log p per
-        zone too, added to its log-emissions because hmmlearn needs stochastic rows.
+        (:attr:`~scilabel.schema.Schema.gap_states`) the self-loop p, its exits keeping their counted
+        proportions of 1 - p: a stretch of ``other`` zones then costs the same per zone in any gap, so
+        its length does not decide where it belongs. Counted gap lengths come from the training pages;
+        real pages have far longer navigation and body text, and without this the absorbing AR state
+        (which costs nothing per zone) pulls the path into it at the first reference-like zone. AR, the
+        gap after the last component, pays log p per zone too, added to its log-emissions because
+        hmmlearn needs stochastic rows; its exits into the end matter (``end_matter`` topology) keep
+        their counted probabilities, which say how rarely a page goes on after its references.
     br_self_loop
         ``None`` keeps BR's counted self-loop. A probability p gives BR (the ``other`` lines between
         references) the self-loop p, its exits keeping their proportions: the training pages put at
@@ -149,6 +185,9 @@ class ArticleHMM(BaseEstimator):
 
     Attributes
     ----------
+    schema : Schema
+        The topology's schema: the states, in the order of every matrix below (a property of the
+        parameters, not fitted).
     startprob_ : ndarray of shape (n_states,)
         Probability of the first zone's state.
     transmat_ : ndarray of shape (n_states, n_states)
@@ -161,7 +200,8 @@ class ArticleHMM(BaseEstimator):
         Transitions (including disallowed first states) found in the data but not allowed by
         the topology, hence not counted.
     log_emission_offset_ : ndarray of shape (n_states,)
-        Added to every zone's log-emissions: log p on AR under ``gap_self_loop``, else zeros.
+        Added to every zone's log-emissions: log p less AR's counted self-loop on AR under
+        ``gap_self_loop``, else zeros.
     """
 
     def __init__(self, smoothing: float = 1.0, topology: str = "strict", gap_self_loop: float | None = None,
@@ -174,15 +214,24 @@ class ArticleHMM(BaseEstimator):
         self.barh_to_references = barh_to_references
         self.affiliations_to_barh = affiliations_to_barh
 
+    @property
+    def schema(self) -> Schema:
+        """The schema of the topology: the HMM's states and the emission columns they read."""
+        return _topology_schema(self.topology)
+
     def fit(self, state_sequences: Iterable[Sequence[str]]) -> ArticleHMM:
-        """Estimate start and transition probabilities from state-name sequences; None marks a zone
-        of unknown state (masked gold), and no start or transition touching it is counted."""
+        """Estimate start and transition probabilities from state-name sequences (names of
+        ``schema.states``, as ``schema.labels_to_states`` gives them); None marks a zone of unknown state
+        (masked gold), and no start or transition touching it is counted."""
         if (not isinstance(self.smoothing, numbers.Real) or not np.isfinite(self.smoothing)
                 or self.smoothing < 0):
             raise ValueError(f"smoothing must be a finite number >= 0, got {self.smoothing!r}")
+        schema = self.schema
         allowed = _allowed_transitions(self.topology)
-        start_counts = np.zeros(N_STATES)
-        trans_counts = np.zeros((N_STATES, N_STATES))
+        allowed_start = _allowed_start(allowed, schema)
+        n_states = len(schema.states)
+        start_counts = np.zeros(n_states)
+        trans_counts = np.zeros((n_states, n_states))
         n_sequences = 0
         n_dropped = 0
         for sequence in state_sequences:
@@ -192,9 +241,9 @@ class ArticleHMM(BaseEstimator):
             if not known.any():
                 continue
             idx = np.zeros(len(sequence), dtype=np.intp)
-            idx[known] = states_to_indices([s for s in sequence if s is not None])
+            idx[known] = states_to_indices([s for s in sequence if s is not None], schema)
             n_sequences += 1
-            if known[0] and ALLOWED_START[idx[0]]:
+            if known[0] and allowed_start[idx[0]]:
                 start_counts[idx[0]] += 1
             elif known[0]:
                 n_dropped += 1
@@ -212,18 +261,18 @@ class ArticleHMM(BaseEstimator):
         if n_dropped:
             _log.warning("dropped %d transitions not allowed by the topology "
                          "(components out of order)", n_dropped)
-        self.startprob_ = _normalise_rows(start_counts + self.smoothing * ALLOWED_START,
-                                          ALLOWED_START)
-        self.transmat_ = _normalise_rows(trans_counts + self.smoothing * allowed, allowed)
-        self.log_emission_offset_ = np.zeros(N_STATES)
+        self.startprob_ = _normalise_rows(start_counts + self.smoothing * allowed_start, allowed_start, schema.states)
+        self.transmat_ = _normalise_rows(trans_counts + self.smoothing * allowed, allowed, schema.states)
+        self.log_emission_offset_ = np.zeros(n_states)
         if self.gap_self_loop is not None:
-            for state in GAP_STATES:
+            for state in schema.gap_states:
                 self._set_self_loop(state, self.gap_self_loop)
         if self.br_self_loop is not None:
             self._set_self_loop("BR", self.br_self_loop)
         if self.barh_to_references is not None:
             self._set_exit("BARH", "References", self.barh_to_references)
-        if self.affiliations_to_barh is not None and allowed[STATE_INDEX["Affiliations"], STATE_INDEX["BARH"]]:
+        index = schema.state_index
+        if self.affiliations_to_barh is not None and allowed[index["Affiliations"], index["BARH"]]:
             self._set_exit("Affiliations", "BARH", self.affiliations_to_barh)
         self.allowed_transitions_ = allowed
         self.n_sequences_ = n_sequences
@@ -231,20 +280,23 @@ class ArticleHMM(BaseEstimator):
         return self
 
     def _set_self_loop(self, state: str, p: float) -> None:
-        """Give ``state`` the self-loop p, its exits keeping their proportions of 1 - p."""
-        i = STATE_INDEX[state]
+        """Give ``state`` the self-loop p, its exits keeping their proportions of 1 - p; AR (the gap after
+        the last component) keeps its counted row and pays log p per zone through its emissions
+        instead, less its counted self-loop."""
+        schema = self.schema
+        i = schema.state_index[state]
+        if state == schema.gap[schema.component_states[-1]]:
+            self.log_emission_offset_[i] = np.log(p) - np.log(self.transmat_[i, i])
+            return
         exits = self.transmat_[i].copy()
         exits[i] = 0.0
-        if exits.sum() > 0:
-            self.transmat_[i] = exits * (1 - p) / exits.sum()
-            self.transmat_[i, i] = p
-        else:  # AR: absorbing
-            self.log_emission_offset_[i] = np.log(p)
+        self.transmat_[i] = exits * (1 - p) / exits.sum()
+        self.transmat_[i, i] = p
 
     def _set_exit(self, source: str, target: str, p: float) -> None:
         """Give the link ``source`` -> ``target`` the probability p, the self-loop of ``source``
         unchanged and its other exits keeping their proportions."""
-        i, j = STATE_INDEX[source], STATE_INDEX[target]
+        i, j = self.schema.state_index[source], self.schema.state_index[target]
         stay = self.transmat_[i, i]
         others = self.transmat_[i].copy()
         others[[i, j]] = 0.0
@@ -256,10 +308,12 @@ class ArticleHMM(BaseEstimator):
         self.transmat_[i, j] = p
 
     def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
-        """Viterbi: the most probable state path and its joint log-probability.
+        """Viterbi: the most probable state path (indices into ``schema.states``) and its joint
+        log-probability.
 
-        ``log_emission`` has shape ``(n_zones, n_states)``; ``-inf`` marks impossible emissions.
-        Raises ValueError when no state path has non-zero probability.
+        ``log_emission`` has shape ``(n_zones, len(schema.emission_states))``, columns in
+        ``schema.STATES`` order; ``-inf`` marks impossible emissions. Raises ValueError when no state
+        path has non-zero probability.
         """
         X = self._observations(log_emission)
         if len(X) == 0:
@@ -269,21 +323,23 @@ class ArticleHMM(BaseEstimator):
         return float(log_prob), states
 
     def posteriors(self, log_emission: np.ndarray) -> np.ndarray:
-        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, n_states)``."""
+        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, len(schema.states))``."""
         X = self._observations(log_emission)
         if len(X) == 0:
-            return np.empty((0, N_STATES))
+            return np.empty((0, len(self.schema.states)))
         with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
             log_prob, posteriors = self._hmm().score_samples(X)
         self._check_possible(log_prob)
         return posteriors
 
     def _observations(self, log_emission: np.ndarray) -> np.ndarray:
-        """Validate a log-emission matrix and encode -inf for hmmlearn."""
+        """Validate a log-emission matrix, give every state its emission column, and encode -inf for hmmlearn."""
         check_is_fitted(self)
+        schema = self.schema
         X = np.asarray(log_emission, dtype=np.float64)
-        if X.ndim != 2 or X.shape[1] != N_STATES:
-            raise ValueError(f"log_emission must have shape (n_zones, {N_STATES}), got {X.shape}")
+        n_columns = len(schema.emission_states)
+        if X.ndim != 2 or X.shape[1] != n_columns:
+            raise ValueError(f"log_emission must have shape (n_zones, {n_columns}), got {X.shape}")
         if not np.isfinite(X).all():
             if np.isnan(X).any():
                 rows = np.flatnonzero(np.isnan(X).any(axis=1)).tolist()
@@ -291,13 +347,34 @@ class ArticleHMM(BaseEstimator):
             if np.isposinf(X).any():
                 rows = np.flatnonzero(np.isposinf(X).any(axis=1)).tolist()
                 raise ValueError(f"log_emission contains +inf in rows {rows}")
+        if schema.end_states:
+            columns = schema.emission_columns
+            emission, X = X, X[:, [read[0] for read in columns]]
+            for state, read in enumerate(columns):
+                if len(read) > 1:
+                    X[:, state] = np.max(emission[:, list(read)], axis=1)
         X = X + self.log_emission_offset_
         if not np.isfinite(X).all():
             X = np.where(X == -np.inf, _LOG_ZERO, X)
-        return X
+        return self._end_matter_after_references(X) if schema.end_states and len(X) else X
+
+    def _end_matter_after_references(self, X: np.ndarray) -> np.ndarray:
+        """Bar the end-matter states before the first reference of the path decoded without them (all
+        of the page when that path has none): the end matter is looked for after a reference list
+        the article's own states found, so that an author panel (name, addresses, "Search for this
+        author", name ...) near the top cannot be read as end matter after a one-zone reference list."""
+        schema = self.schema
+        end = [schema.state_index[s] for s in schema.end_states]
+        without = X.copy()
+        without[:, end] = _LOG_ZERO
+        _, path = self._hmm().decode(without, algorithm="viterbi")
+        references = np.flatnonzero(path == schema.state_index[schema.label_state[schema.end_matter.after]])
+        first = references[0] if len(references) else len(X)
+        without[first:, end] = X[first:, end]
+        return without
 
     def _hmm(self) -> _LogEmissionHMM:
-        hmm = _LogEmissionHMM(n_components=N_STATES, implementation="log")
+        hmm = _LogEmissionHMM(n_components=len(self.schema.states), implementation="log")
         hmm.startprob_ = self.startprob_
         hmm.transmat_ = self.transmat_
         return hmm

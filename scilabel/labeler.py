@@ -8,6 +8,7 @@ side on one visual line, labelled together.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,14 +25,15 @@ from .hmm import TRANSITION_SETTINGS, ArticleHMM
 from .lines import line_units, merge_units
 from .metadata_evidence import MetadataEvidence
 from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
-from .schema import LABELS, MAJOR_LABELS, STATE_LABEL, STATES, labels_to_states
+from .schema import ARTICLE, DEFAULT_TOPOLOGY, LABELS, MAJOR_LABELS, Schema
 
 log = logging.getLogger(__name__)
+_WORD = re.compile(r"\w+")
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
 #: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
 #: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
-MODEL_FORMAT = 3
-_LABEL_OF_STATE = np.array([LABELS.index(STATE_LABEL[s]) for s in STATES])
+MODEL_FORMAT = 4
+_LABEL_OF_EMISSION_STATE = np.asarray(ARTICLE.label_position)  # the label of each emission column
 
 
 @dataclass
@@ -67,10 +69,24 @@ def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
     return named & (labels == "other")
 
 
-def _label_posterior(state_posterior: np.ndarray) -> np.ndarray:
-    """Sum state probabilities into label probabilities (columns in ``LABELS`` order)."""
+def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: float = 0.8) -> np.ndarray:
+    """Which units, labelled with a label of ``once``, have at least two words of which ``share`` or
+    more were in earlier units with the same label (``ZoneLabeler.printed_once``)."""
+    read: dict[str, set[str]] = {label: set() for label in once}
+    out = np.zeros(len(labels), dtype=bool)
+    for unit, (text, label) in enumerate(zip(texts, labels)):
+        if label not in read:
+            continue
+        words = [w for w in _WORD.findall(text.casefold()) if len(w) > 1]
+        out[unit] = len(words) >= 2 and sum(w in read[label] for w in words) >= share * len(words)
+        read[label].update(words)
+    return out
+
+
+def _label_posterior(state_posterior: np.ndarray, schema: Schema) -> np.ndarray:
+    """Sum probabilities of ``schema.states`` into label probabilities (columns in ``LABELS`` order)."""
     out = np.zeros((len(state_posterior), len(LABELS)))
-    np.add.at(out.T, _LABEL_OF_STATE, state_posterior.T)
+    np.add.at(out.T, np.asarray(schema.label_position), state_posterior.T)
     return out
 
 
@@ -83,10 +99,13 @@ class ZoneLabeler(BaseEstimator):
         unfitted :class:`~scilabel.emission.Emission`
     sequence : decode with the HMM (True) or label each zone independently (False, the ablation)
     smoothing : pseudo-count on allowed HMM transitions
-    topology : HMM links (:class:`ArticleHMM`): "late_affiliations" (Figure 1 of the paper plus
-        affiliations -> authors, so that name, affiliation, name ... bylines decode, and abstract ->
-        affiliations -> past the abstract, for affiliations listed after the abstract), "interleaved"
-        (without the latter) or "strict" (Figure 1)
+    topology : HMM states and links, a name in :data:`~scilabel.schema.TOPOLOGIES` (:class:`ArticleHMM`):
+        "end_matter" (the default: Figure 1 of the paper plus affiliations -> authors, so that name,
+        affiliation, name ... bylines decode; abstract -> affiliations -> past the abstract, for
+        affiliations listed after the abstract; and affiliations printed after the references, in
+        states of their own, looked for after the references the article's states find),
+        "late_affiliations" (without the end matter), "interleaved" (affiliations -> authors only) or
+        "strict" (Figure 1)
     merge_lines : label line units (fragments on one visual line together) instead of single zones
     gap_self_loop : self-loop probability shared by the HMM's gap states (None: counted, as in the
         paper; see :class:`ArticleHMM`)
@@ -106,13 +125,18 @@ class ZoneLabeler(BaseEstimator):
         it may be set on a fitted labeller. Pages that declare nothing are labelled the same either way
     metadata_floor : the ``floor`` of :class:`~scilabel.metadata_evidence.MetadataEvidence`: how far
         a declaration can make a label unlikely (at most ``-log(metadata_floor)`` nats)
+    printed_once : labels an article shows once: a unit decoded with one of them whose words (nearly
+        all) were already read as that label earlier on the page (a byline repeated in a citation
+        pop-up or an author panel) is passed over and the page decoded again without it. Decoding
+        only; ``()`` keeps every repeat
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
-                 smoothing: float = 1.0, topology: str = "late_affiliations", merge_lines: bool = True,
+                 smoothing: float = 1.0, topology: str = DEFAULT_TOPOLOGY, merge_lines: bool = True,
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
                  barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
-                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES, page_metadata: bool = True, metadata_floor: float = 0.05):
+                 vetoes: tuple[Veto, ...] = DEFAULT_VETOES, page_metadata: bool = True, metadata_floor: float = 0.05,
+                 printed_once: tuple[str, ...] = ("title", "authors")):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -125,6 +149,7 @@ class ZoneLabeler(BaseEstimator):
         self.vetoes = vetoes
         self.page_metadata = page_metadata
         self.metadata_floor = metadata_floor
+        self.printed_once = printed_once
 
     def _emission_model(self) -> Emission:
         if isinstance(self.emission, str):
@@ -142,6 +167,9 @@ class ZoneLabeler(BaseEstimator):
         cover that field) is masked: its gold may be that field, so it is not learned as ``other``.
         The emission model does not see it, and the HMM counts no transition into or out of it (nor a
         start state there), so the page's path is broken at it.
+
+        The HMM counts the states of the topology's schema (end matter included); the emission model
+        learns each unit as the emission state that state reads.
         """
         labels = np.asarray(zones["label"] if y is None else y, dtype=object)
         if len(labels) != len(zones):
@@ -155,18 +183,20 @@ class ZoneLabeler(BaseEstimator):
         unit_masked = unit_columns.pop("masked").astype(bool)
         unit_zones = pd.DataFrame(unit_columns)
         unit_labels = unit_columns["label"]
+        hmm = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
+                         **{name: getattr(self, name) for name in TRANSITION_SETTINGS})
+        schema = hmm.schema
         states = np.empty(len(unit_zones), dtype=object)
         sequences = []
         for rows in _pages(unit_zones):
-            page_states = labels_to_states(list(unit_labels[rows]))
-            states[rows] = page_states
+            page_states = schema.labels_to_states(list(unit_labels[rows]))
+            states[rows] = [schema.emission_state[s] for s in page_states]
             sequences.append([None if masked else state for state, masked in zip(page_states, unit_masked[rows])])
         kept = np.flatnonzero(~unit_masked)
         self.emission_ = emission.fit(unit_zones.iloc[kept].reset_index(drop=True), states[kept], collections)
         self.metadata_evidence_ = self._fit_metadata_evidence(unit_zones.iloc[kept].reset_index(drop=True),
                                                               np.asarray(unit_labels)[kept])
-        self.hmm_ = ArticleHMM(smoothing=self.smoothing, topology=self.topology,
-                                **{name: getattr(self, name) for name in TRANSITION_SETTINGS}).fit(sequences)
+        self.hmm_ = hmm.fit(sequences)
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"model_format": MODEL_FORMAT, "scilabel": __version__, "scikit-learn": sklearn.__version__}
@@ -201,36 +231,53 @@ class ZoneLabeler(BaseEstimator):
         units = line_units(zones)
         return units, merge_units(zones, units)
 
-    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, list[str]]:
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
-        the states the vetoes rule out barred); and which units the path passes over (the vetoes of that kind)."""
+        the states the vetoes rule out barred); which units the path passes over (the vetoes of that
+        kind); and the units' texts."""
         columns = _columns(zones, page_metadata=self.page_metadata)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
         log_emission = self.emission_.log_likelihood(arrays)
         if self.page_metadata and self.metadata_evidence_ is not None and arrays.declares.any():
             log_emission = log_emission + self.metadata_evidence_.log_ratio(arrays.evidence, arrays.declares)[
-                :, _LABEL_OF_STATE]
+                :, _LABEL_OF_EMISSION_STATE]
         over = apply_vetoes(self.vetoes, log_emission, arrays)
-        return [units[rows] for rows in _pages(columns)], log_emission, over
+        return [units[rows] for rows in _pages(columns)], log_emission, over, arrays.texts
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""
         check_is_fitted(self, "hmm_")
         if len(zones) == 0:
             return []
-        page_units, log_emission, over = self._unit_log_emission(zones)
+        page_units, log_emission, over, texts = self._unit_log_emission(zones)
         results = []
         for units in page_units:
             first, last = units.min(), units.max() + 1
-            page = self._decode(log_emission[first:last], over[first:last])
+            page, _ = self._decode_page(log_emission[first:last], over[first:last], texts[first:last])
             local = units - first
             results.append(PageLabels([page.states[u] for u in local], [page.labels[u] for u in local],
                                       page.confidence[local]))
         return results
 
+    def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str]) -> tuple[PageLabels, np.ndarray]:
+        """One page's labels (:meth:`_decode`) and the units passed over: the vetoes', and the repeats
+        of what an article shows once (``printed_once``), found on a first decoding."""
+        page = self._decode(log_emission, over)
+        if self.sequence and self.printed_once:
+            repeated = _repeats(texts, page.labels, self.printed_once)
+            if repeated.any():
+                over = over | repeated
+                page = self._decode(log_emission, over)
+        return page, over
+
+    def _path_schema(self) -> Schema:
+        """The schema of the decoded states: the HMM's, or the emission's when zones are labelled alone."""
+        return self.hmm_.schema if self.sequence else ARTICLE
+
     def _state_posterior(self, log_emission: np.ndarray) -> np.ndarray:
-        """(n, 16) state probabilities: HMM forward-backward, or normalised emission x prior."""
+        """(n, n_states) probabilities of ``_path_schema().states``: HMM forward-backward, or normalised
+        emission x prior."""
         if self.sequence:
             return self.hmm_.posteriors(log_emission)
         scores = log_emission + self.emission_.state_log_prior_
@@ -240,12 +287,13 @@ class ZoneLabeler(BaseEstimator):
     def _decode(self, log_emission: np.ndarray, over: np.ndarray) -> PageLabels:
         """One page's states, labels and confidences; the units ``over`` marks are left out of the
         path and labelled ``other``, in the gap state where they stand."""
+        schema = self._path_schema()
         if self.sequence and over.any():
             kept = np.flatnonzero(~over)
             page = self._decode(log_emission[kept], over[kept])
             labels = np.full(len(over), "other", dtype=object)
             labels[kept] = page.labels
-            states = labels_to_states(list(labels))
+            states = schema.labels_to_states(list(labels))
             for unit, state in zip(kept.tolist(), page.states):
                 states[unit] = state  # a component's gap states (BR, AR) as decoded
             confidence = np.ones(len(over))
@@ -256,9 +304,10 @@ class ZoneLabeler(BaseEstimator):
             _, path = self.hmm_.decode(log_emission)
         else:
             path = (log_emission + self.emission_.state_log_prior_).argmax(axis=1)
-        label_idx = _LABEL_OF_STATE[path]
-        confidence = np.where(_LABEL_OF_STATE == label_idx[:, None], posterior, 0.0).sum(axis=1)
-        return PageLabels([STATES[i] for i in path], [LABELS[i] for i in label_idx], confidence)
+        label_of_state = np.asarray(schema.label_position)
+        label_idx = label_of_state[path]
+        confidence = np.where(label_of_state == label_idx[:, None], posterior, 0.0).sum(axis=1)
+        return PageLabels([schema.states[i] for i in path], [LABELS[i] for i in label_idx], confidence)
 
     def predict(self, zones: pd.DataFrame) -> np.ndarray:
         """Labels of all zones, aligned with the rows of ``zones``."""
@@ -274,13 +323,15 @@ class ZoneLabeler(BaseEstimator):
         out = np.zeros((len(zones), len(LABELS)))
         if len(zones) == 0:
             return out
-        page_units, log_emission, over = self._unit_log_emission(zones)
+        page_units, log_emission, over, texts = self._unit_log_emission(zones)
         for rows, units in zip(_pages(zones), page_units):
             first, last = units.min(), units.max() + 1
-            page_over = over[first:last] if self.sequence else np.zeros(last - first, dtype=bool)
+            page_over = (self._decode_page(log_emission[first:last], over[first:last], texts[first:last])[1]
+                         if self.sequence else np.zeros(last - first, dtype=bool))
             proba = np.zeros((last - first, len(LABELS)))
             proba[page_over, LABELS.index("other")] = 1.0
-            proba[~page_over] = _label_posterior(self._state_posterior(log_emission[first:last][~page_over]))
+            proba[~page_over] = _label_posterior(self._state_posterior(log_emission[first:last][~page_over]),
+                                                 self._path_schema())
             out[rows] = proba[units - first]
         return out
 

@@ -39,14 +39,21 @@ def read_page(
     ``parser``; with ``overlay``, also save the labelled screenshot there."""
     with tempfile.TemporaryDirectory(prefix="scilabel-") as tmp:
         document = reader.read(source, screenshot=Path(tmp) / "page.png" if overlay else None)
-        zones = with_declared(document.zones, document.metadata)  # read only when labeler.page_metadata
-        labels = labeler.label_pages(zones)
-        result = labels[0] if labels else PageLabels([], [], np.zeros(0))  # a page without zones
-        if overlay:
-            if document.screenshot is None:
-                raise PageError(f"{document.source}: no picture of the page to draw the overlay on")
-            boxes = [((r.x, r.y, r.w, r.h), lab) for r, lab in zip(zones.itertuples(), result.labels)]
-            draw_overlay(document.screenshot, boxes, overlay)
+        return labelled_page(document, labeler, parser, overlay)
+
+
+def labelled_page(document: Document, labeler: ZoneLabeler, parser: ReferenceParser,
+                  overlay: Path | None = None) -> ReadPage:
+    """Label the zones of a document a reader read and parse its references (see :func:`read_page`;
+    ``overlay`` needs the document's screenshot)."""
+    zones = with_declared(document.zones, document.metadata)  # read only when labeler.page_metadata
+    labels = labeler.label_pages(zones)
+    result = labels[0] if labels else PageLabels([], [], np.zeros(0))  # a page without zones
+    if overlay:
+        if document.screenshot is None:
+            raise PageError(f"{document.source}: no picture of the page to draw the overlay on")
+        boxes = [((r.x, r.y, r.w, r.h), lab) for r, lab in zip(zones.itertuples(), result.labels)]
+        draw_overlay(document.screenshot, boxes, overlay)
     references = page_references(zones.assign(predicted=result.labels), parser, label_column="predicted")
     return ReadPage(document, result, references)
 
@@ -56,7 +63,11 @@ def label_page(
 ) -> dict:
     """The `scilabel label` record of one source (see :func:`read_page`); with the page's declared
     metadata, merged, unless the labeller is set to ``page_metadata=False``."""
-    read = read_page(reader, labeler, parser, source, overlay)
+    return label_record(read_page(reader, labeler, parser, source, overlay), labeler)
+
+
+def label_record(read: ReadPage, labeler: ZoneLabeler) -> dict:
+    """The `scilabel label` record of a labelled page (see :func:`label_page`)."""
     record = page_record(read.document.source, model_name(labeler), read.document.zones, read.labels, read.references,
                          read.document.metadata if labeler.page_metadata else None)
     record["warnings"] = read.document.warnings

@@ -13,7 +13,7 @@ from .evaluation import evaluate
 from .hmm import TRANSITION_SETTINGS
 from .labeler import ZoneLabeler
 from .persistence import save_model
-from .schema import MAJOR_LABELS
+from .schema import DEFAULT_TOPOLOGY, MAJOR_LABELS
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
-                  topology: str = "late_affiliations", split: str = "train", workers: int = 2,
+                  topology: str = DEFAULT_TOPOLOGY, split: str = "train", workers: int = 2,
                   random_state: int = 0, gold: list[Path] = (), **hmm: float | None) -> ZoneLabeler:
     """Fit a labeller with the ``emission`` model (a name in :data:`~scilabel.emission.EMISSIONS`) on the
     ``split`` pages of the datasets and save it with its model card; ``hmm`` overrides ZoneLabeler's

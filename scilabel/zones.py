@@ -260,14 +260,12 @@ def zones_frame(zones: list[Zone], page: RenderedPage) -> pd.DataFrame:
     """The zones frame of a rendered page (:mod:`scilabel.readers.base`), one row per zone: its
     ``document`` (the page's source) and ``page`` (1: a web page is one page), the zone's fields with
     the bbox split into x, y, w, h, and the page's width and height."""
-    rows = []
-    for zone in zones:
-        row = asdict(zone)
-        row["x"], row["y"], row["w"], row["h"] = row.pop("bbox")
-        row["cites"] = " ".join(zone.cites)
-        rows.append(row)
-    columns = [f for f in Zone.__dataclass_fields__ if f != "bbox"] + ["x", "y", "w", "h"]
-    frame = pd.DataFrame(rows, columns=columns)
+    fields = [f for f in Zone.__dataclass_fields__ if f not in ("bbox", "cites")]
+    data = {f: [getattr(zone, f) for zone in zones] for f in fields}  # not asdict: it deep-copies every value
+    data["cites"] = [" ".join(zone.cites) for zone in zones]
+    for i, axis in enumerate("xywh"):
+        data[axis] = [zone.bbox[i] for zone in zones]
+    frame = pd.DataFrame(data if zones else [], columns=[*fields, "cites", "x", "y", "w", "h"])
     frame.insert(0, "document", page.source)
     frame.insert(1, "page", 1)
     frame["page_width"] = page.width

@@ -29,6 +29,6 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[dev,corpus]"
+    .venv/bin/python -m pip install -q -e ".[dev,corpus,batch]"
     echo "$want" > "$stamp"
 fi

@@ -12,7 +12,7 @@ from scilabel.cli import HMM_SETTINGS, build_parser, main
 from scilabel.hmm import TRANSITION_SETTINGS
 from scilabel.labeler import ZoneLabeler
 from scilabel.readers.render import Renderer
-from scilabel.schema import LABELS, TOPOLOGIES
+from scilabel.schema import DEFAULT_TOPOLOGY, LABELS, TOPOLOGIES
 from scilabel.zones import collect_zones
 
 from .conftest import EXAMPLE_PAGE
@@ -225,7 +225,7 @@ def test_train_takes_a_seed():
 def test_train_offers_every_hmm_topology():
     parse = build_parser().parse_args
     base = ["train", "--data", "d", "--out", "m.joblib"]
-    assert parse(base).topology == "late_affiliations"
+    assert parse(base).topology == "end_matter" == DEFAULT_TOPOLOGY == ZoneLabeler().topology
     for name in TOPOLOGIES:
         assert parse([*base, "--topology", name]).topology == name
     with pytest.raises(SystemExit):

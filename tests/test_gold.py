@@ -17,7 +17,7 @@ from scilabel.emission import NaiveBayesEmission
 from scilabel.hmm import ArticleHMM
 from scilabel.labeler import ZoneLabeler
 from scilabel.rules.vetoes import DEFAULT_VETOES
-from scilabel.schema import STATE_INDEX
+from scilabel.schema import LABELS, STATE_INDEX
 
 from .test_labeler import synthetic_page
 
@@ -182,3 +182,21 @@ def test_a_peer_is_scored_from_the_fields_it_fills():
                                                               "abstract": ""}, model="peer")
     assert field_zones(result) == [{"label": "title", "text": "A title"},
                                    {"label": "authors", "text": "Ann Lee\nBo Chen"}]
+
+
+@pytest.mark.slow
+def test_gold_cross_validation_scores_every_page_out_of_fold(small_gold, scorer):
+    """Two publishers, two folds: each page is scored once by a model that did not see it, with the
+    zone labels kept for looking at its errors."""
+    from scilabel.crossval import cross_validate_gold
+
+    _, out, manifest = small_gold
+    result = cross_validate_gold(out, [out], scorer, ZoneLabeler(emission="nb"), n_folds=2, peers=())
+    assert [len(f.test) for f in result.folds] == [1, 1] and all(len(f.train) == 1 for f in result.folds)
+    pages = result.pages["cv"]
+    assert sorted(p["page"] for p in pages) == sorted(manifest["document"])
+    zones = pd.read_parquet(out / "zones.parquet")
+    for page in pages:
+        assert len(page["zone_labels"]) == (zones["document"] == page["page"]).sum()
+        assert set(page["zone_labels"]) <= set(LABELS)
+    assert set(result.summary(scorer)["cv"]) >= {"title", "references"}

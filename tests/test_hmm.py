@@ -1,6 +1,7 @@
 """Tests for scilabel.hmm: topology, supervised estimation, hmmlearn-backed decoding."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 
@@ -11,8 +12,18 @@ from scipy.special import logsumexp
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from scilabel.hmm import ALLOWED_START, ALLOWED_TRANSITIONS, ArticleHMM, indices_to_states, states_to_indices
+from scilabel.hmm import (
+    ALLOWED_START,
+    ALLOWED_TRANSITIONS,
+    ArticleHMM,
+    _allowed_transitions,
+    _allowed_start,
+    indices_to_states,
+    states_to_indices,
+)
 from scilabel.schema import (
+    ARTICLE,
+    ARTICLE_END_MATTER,
     GAP_STATES,
     INTERLEAVED_LINKS,
     LABELS,
@@ -23,6 +34,7 @@ from scilabel.schema import (
     STATE_LABEL,
     STATES,
     TOPOLOGIES,
+    EndMatter,
     labels_to_states,
 )
 
@@ -53,8 +65,8 @@ def random_page(rng: np.random.Generator, max_runs: int = 12) -> list[str]:
     return labels + ["other"] * int(rng.integers(0, 4))
 
 
-def transitions(states) -> set[tuple[int, int]]:
-    idx = states_to_indices(states)
+def transitions(states, schema=ARTICLE) -> set[tuple[int, int]]:
+    idx = states_to_indices(states, schema)
     return set(zip(idx[:-1].tolist(), idx[1:].tolist()))
 
 
@@ -100,6 +112,30 @@ def test_topology_is_exactly_what_labels_to_states_produces():
         assert transitions(states) <= allowed
 
 
+#: The end matter with a second component (the byline's names): its links follow from the same rules.
+WITH_END_AUTHORS = dataclasses.replace(ARTICLE, end_matter=EndMatter(
+    states=(("authors", "EndAuthors"), ("affiliations", "EndAffiliations")), loop="BEM"))
+
+
+@pytest.mark.parametrize("schema", [ARTICLE_END_MATTER, WITH_END_AUTHORS], ids=["end_matter", "with_end_authors"])
+def test_end_matter_links_are_exactly_what_labels_to_states_produces(schema):
+    """Ordered pages, and short ordered pages with references followed by any run of end matter and
+    other zones: their transitions are the strict links over the end-matter schema."""
+    tail_labels = [*(lab for lab, _ in schema.end_matter.states), "other"]
+    tails = [tail for m in range(1, 5) for tail in itertools.product(tail_labels, repeat=m)]
+    produced: set[tuple[int, int]] = set()
+    for n in range(1, 5):
+        for labels in itertools.product(LABELS, repeat=n):
+            if is_ordered(labels):
+                for tail in [(), *tails] if "references" in labels and n <= 2 else [()]:
+                    produced |= transitions(schema.labels_to_states((*labels, *tail)), schema)
+    allowed = _allowed_transitions("strict", schema)
+    assert produced == {tuple(ij) for ij in np.argwhere(allowed).tolist()}
+    end = [schema.state_index[s] for s in schema.end_states]
+    assert not allowed[np.ix_(end, range(N_STATES))][:, :-1].any()  # from the end matter only back to AR
+    assert not allowed[S["BR"], end].any() and not _allowed_start(allowed, schema)[end].any()
+
+
 def test_topology_spot_checks():
     def ok(a: str, b: str) -> bool:
         return bool(ALLOWED_TRANSITIONS[S[a], S[b]])
@@ -141,6 +177,18 @@ def test_late_affiliations_topology_adds_only_the_links_around_affiliations_afte
     assert not (interleaved.allowed_transitions_ & ~late.allowed_transitions_).any()
 
 
+def test_end_matter_topology_adds_only_the_end_matter_states_and_their_links():
+    late = _allowed_transitions("late_affiliations")
+    end = _allowed_transitions("end_matter")
+    np.testing.assert_array_equal(end[:N_STATES, :N_STATES], late)
+    index = ARTICLE_END_MATTER.state_index
+    added = {(a, b) for a in ARTICLE_END_MATTER.states for b in ARTICLE_END_MATTER.states
+             if end[index[a], index[b]] and (a not in STATES or b not in STATES)}
+    assert added == {("References", "EndAffiliations"), ("AR", "EndAffiliations"), ("EndAffiliations", "AR"),
+                     ("EndAffiliations", "EndAffiliations"), ("EndAffiliations", "BEM"), ("BEM", "EndAffiliations"),
+                     ("BEM", "BEM")}
+
+
 #: Pages only a topology's added links decode: (topology, the one it extends, page, transitions dropped
 #: by the narrower one).
 _ADDED_LINK_PAGES = [
@@ -150,20 +198,26 @@ _ADDED_LINK_PAGES = [
                                           "affiliations", "other", "references", "other", "references"], 2),
     ("late_affiliations", "interleaved", ["other", "title", "authors", "abstract", "other", "affiliations",
                                           "other", "references"], 2),
+    ("end_matter", "late_affiliations", ["other", "title", "authors", "abstract", "other", "references", "references",
+                                         "other", "affiliations", "other", "affiliations", "other"], 1),
+    ("end_matter", "late_affiliations", ["title", "abstract", "references", "references", "references",
+                                         "affiliations", "affiliations", "other", "other"], 1),
 ]
 
 
 @pytest.mark.parametrize(("topology", "narrower", "page", "dropped"), _ADDED_LINK_PAGES)
 def test_added_links_learn_and_decode_their_pages(topology, narrower, page, dropped):
-    sequences = [labels_to_states(page)] + [labels_to_states(p) for p in TRAINING_PAGES]
-    wide = ArticleHMM(topology=topology).fit(sequences)
-    narrow = ArticleHMM(topology=narrower).fit(sequences)
+    models = {}
+    for name in (topology, narrower):
+        schema = TOPOLOGIES[name].schema
+        models[name] = ArticleHMM(topology=name).fit(schema.labels_to_states(p) for p in [page, *TRAINING_PAGES])
+    wide, narrow = models[topology], models[narrower]
     assert narrow.n_dropped_transitions_ == dropped and wide.n_dropped_transitions_ == 0
     log_emission = np.array([[0.0 if STATE_LABEL[s] == lab else -20.0 for s in STATES] for lab in page])
     _, path = wide.decode(log_emission)
-    assert indices_to_states(path) == labels_to_states(page)
+    assert indices_to_states(path, wide.schema) == wide.schema.labels_to_states(page)
     _, narrow_path = narrow.decode(log_emission)
-    assert [STATE_LABEL[STATES[i]] for i in narrow_path] != page  # the narrower chain cannot go back
+    assert narrow.schema.states_to_labels(indices_to_states(narrow_path, narrow.schema)) != page  # cannot go back
 
 
 def test_out_of_order_pages_produce_disallowed_transitions():
@@ -463,8 +517,13 @@ def test_posteriors_equal_brute_force_marginals(n, seed, gap_self_loop):
 
 def log_space_passes(model: ArticleHMM, log_emission: np.ndarray) -> tuple[float, float, np.ndarray]:
     """Viterbi's best log-probability, the total log-probability and the posteriors, by the textbook
-    log-space recursions in numpy and scipy: a reference independent of hmmlearn."""
-    E = log_emission + model.log_emission_offset_
+    log-space recursions in numpy and scipy: a reference independent of hmmlearn. With end matter the
+    observations are the model's own (its states' columns, end matter barred before the references)."""
+    if model.schema.end_states:
+        E = model._observations(log_emission)
+        E[E == np.finfo(np.float64).min] = -np.inf
+    else:
+        E = log_emission + model.log_emission_offset_
     with np.errstate(divide="ignore"):
         log_start, log_trans = np.log(model.startprob_), np.log(model.transmat_)
     best, fwd, bwd = log_start + E[0], np.empty_like(E), np.zeros_like(E)
@@ -498,7 +557,8 @@ def test_passes_equal_log_space_recursions_on_long_pages(seed):
     log_prob, path = model.decode(log_emission)
     assert log_prob == pytest.approx(best, rel=1e-12)
     np.testing.assert_allclose(model.posteriors(log_emission), expected, atol=1e-10)
-    assert transitions(indices_to_states(path)) <= {tuple(ij) for ij in np.argwhere(model.allowed_transitions_)}
+    assert transitions(indices_to_states(path, model.schema), model.schema) <= {
+        tuple(ij) for ij in np.argwhere(model.allowed_transitions_)}
 
 
 def test_passes_where_scaled_probabilities_underflow():
@@ -529,10 +589,11 @@ def test_no_disallowed_transition_is_decoded(seed, topology):
     if seed % 3 == 0:  # emissions that favour out-of-order states
         log_emission[:, S["AR"]] += 50.0 * (np.arange(n) < n // 2)
     _, path = model.decode(log_emission)
-    assert ALLOWED_START[path[0]]
+    allowed_start = _allowed_start(model.allowed_transitions_, model.schema)
+    assert allowed_start[path[0]]
     assert model.allowed_transitions_[path[:-1], path[1:]].all()
     posteriors = model.posteriors(log_emission)
-    assert np.all(posteriors[0, ~ALLOWED_START] == 0.0)
+    assert np.all(posteriors[0, ~allowed_start] == 0.0)
     np.testing.assert_allclose(posteriors.sum(axis=1), 1.0)
 
 

@@ -387,3 +387,27 @@ def test_a_page_of_nothing_but_a_caption_is_still_decoded(fitted):
     assert fitted.predict(page).tolist() == ["other"]
     assert fitted.predict_proba(page).shape == (1, len(LABELS))
     assert fitted.label_pages(page)[0].states == ["PreTitle"]
+
+
+def test_repeats_are_units_whose_words_were_read_with_their_label_before():
+    from scilabel.labeler import _repeats
+
+    texts = ["Ana Silva, Bo Chen", "Department of Biology", "Ana Silva, Dora Ek", "Silva A, Chen B", "Bo", "Root growth"]
+    labels = ["authors", "affiliations", "authors", "authors", "authors", "title"]
+    # the third unit is half new names; the fourth repeats two ("A", "B" are too short to count); the fifth
+    # is one word
+    assert _repeats(texts, labels, ("title", "authors")).tolist() == [False, False, False, True, False, False]
+    assert not _repeats(texts, labels, ()).any()
+    assert not _repeats(texts, ["other"] * 6, ("authors",)).any()
+
+
+def test_a_byline_shown_again_is_read_once(fitted, pages):
+    page = pd.DataFrame(synthetic_page(99))
+    byline = page.index[page["label"] == "authors"][0]
+    again = page.loc[[byline]].assign(label="other", y=page.loc[byline, "y"] + 20)
+    page = pd.concat([page.loc[:byline], again, page.loc[byline + 1:]], ignore_index=True)
+    kept = fitted.set_params(printed_once=()).predict(page)
+    assert list(kept[byline:byline + 2]) == ["authors", "authors"]
+    once = fitted.set_params(printed_once=("title", "authors"))
+    assert list(once.predict(page)[byline:byline + 2]) == ["authors", "other"]
+    assert once.predict_proba(page)[byline + 1, list(once.classes_).index("other")] == 1.0

@@ -13,6 +13,7 @@ from scilabel import schema
 from scilabel.hmm import _allowed_transitions
 from scilabel.schema import (
     ARTICLE,
+    ARTICLE_END_MATTER,
     COLLECTION_STATES,
     COMPONENTS,
     FIELD_LABELS,
@@ -28,6 +29,8 @@ from scilabel.schema import (
     STATES,
     TOPOLOGIES,
     Component,
+    EndMatter,
+    Topology,
     Schema,
     labels_to_states,
     states_to_labels,
@@ -70,11 +73,15 @@ def test_collection_states_are_the_field_states():
 
 @pytest.mark.parametrize("name", list(TOPOLOGIES))
 def test_topology_links_name_real_states_and_are_new(name):
-    strict = _allowed_transitions("strict")
-    for src, dst in TOPOLOGIES[name]:
-        assert src in STATE_INDEX and dst in STATE_INDEX
-        assert not strict[STATE_INDEX[src], STATE_INDEX[dst]]
-    assert set(TOPOLOGIES["interleaved"]) <= set(TOPOLOGIES["late_affiliations"])
+    topology = TOPOLOGIES[name]
+    index = topology.schema.state_index
+    strict = _allowed_transitions("strict", topology.schema)
+    for src, dst in topology.links:
+        assert src in index and dst in index
+        assert not strict[index[src], index[dst]]
+    assert set(TOPOLOGIES["interleaved"].links) <= set(TOPOLOGIES["late_affiliations"].links)
+    with pytest.raises(ValueError, match="unknown"):
+        Topology((("AR", "EndAffiliations"),))
 
 
 def test_labels_and_states_round_trip():
@@ -179,3 +186,63 @@ def test_no_module_but_the_schema_spells_out_labels_or_states():
     offenders = {str(p.relative_to(ROOT)): hits for p in files if p.is_file()
                  if (hits := spelled_out_sets(p.read_text(encoding="utf-8")))}
     assert offenders == {}
+
+
+# ---------------------------------------------------------------- end matter
+
+#: The end matter with the byline's names as a component of their own: adding one is one row.
+WITH_END_AUTHORS = dataclasses.replace(ARTICLE, end_matter=EndMatter(
+    states=(("authors", "EndAuthors"), ("affiliations", "EndAffiliations")), loop="BEM"))
+
+
+def test_end_matter_states_follow_the_emission_states_and_read_their_components():
+    end = ARTICLE_END_MATTER
+    assert end.emission_states == STATES and end.states == (*STATES, *end.end_states)
+    assert end.end_states == ("EndAffiliations", "BEM")
+    assert end.labels == LABELS and end.gap_states == (*GAP_STATES, "BEM") and end.label_state == LABEL_STATE
+    for schema in (end, WITH_END_AUTHORS):
+        for state in schema.states:
+            read = schema.emission_state[state]
+            assert read in STATES and schema.state_label[state] == STATE_LABEL[read]
+            assert schema.emission_columns[schema.state_index[state]][0] == STATE_INDEX[read]
+            assert LABELS[schema.label_position[schema.state_index[state]]] == schema.state_label[state]
+    assert end.emission_state["EndAffiliations"] == "Affiliations" and end.emission_state["BEM"] == "AR"
+    # the loop state also reads the byline's names (repeats); without repeats only its own column
+    assert end.emission_columns[end.state_index["BEM"]] == (STATE_INDEX["AR"], STATE_INDEX["Authors"])
+    assert WITH_END_AUTHORS.emission_columns[-3:] == ((STATE_INDEX["Authors"],), (STATE_INDEX["Affiliations"],),
+                                                      (STATE_INDEX["AR"],))
+    assert ARTICLE.end_states == () and ARTICLE.emission_columns == tuple((i,) for i in range(N_STATES))
+
+
+def test_end_matter_labels_map_to_their_own_states_after_the_references():
+    labels = ["title", "authors", "affiliations", "abstract", "other", "references", "other", "references", "other",
+              "affiliations", "other", "other", "affiliations", "authors", "other", "other"]
+    assert ARTICLE_END_MATTER.labels_to_states(labels) == [
+        "Title", "Authors", "Affiliations", "Abstract", "BARH", "References", "BR", "References", "AR",
+        "EndAffiliations", "BEM", "BEM", "EndAffiliations", "Authors", "BAA", "BAA"]
+    assert WITH_END_AUTHORS.labels_to_states(labels)[9:] == [
+        "EndAffiliations", "BEM", "BEM", "EndAffiliations", "EndAuthors", "AR", "AR"]
+    # without end matter the same page goes back to the byline's states
+    assert labels_to_states(labels)[9:14] == ["Affiliations", "BARH", "BARH", "Affiliations", "Authors"]
+    # before any reference, authors and affiliations are the byline's
+    assert ARTICLE_END_MATTER.labels_to_states(["title", "abstract", "affiliations", "other"]) == labels_to_states(
+        ["title", "abstract", "affiliations", "other"])
+
+
+@pytest.mark.parametrize("schema", [ARTICLE_END_MATTER, WITH_END_AUTHORS])
+def test_end_matter_labels_and_states_round_trip(schema):
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        labels = list(rng.choice(LABELS, size=int(rng.integers(0, 20))))
+        states = schema.labels_to_states(labels)
+        assert schema.states_to_labels(states) == labels
+        assert all(s in schema.state_index for s in states)
+
+
+def test_end_matter_must_name_component_labels():
+    with pytest.raises(ValueError, match="end matter must name component labels"):
+        dataclasses.replace(ARTICLE, end_matter=EndMatter(states=(("keywords", "EndKeywords"),), loop="BEM"))
+    with pytest.raises(ValueError, match="end matter must name component labels"):
+        dataclasses.replace(ARTICLE, end_matter=EndMatter(states=(), loop="BEM", repeats=("keywords",)))
+    with pytest.raises(ValueError, match="state must be named once"):
+        dataclasses.replace(ARTICLE, end_matter=EndMatter(states=(("authors", "Authors"),), loop="BEM"))

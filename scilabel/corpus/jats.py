@@ -209,6 +209,11 @@ class Article:
     author_notes: list[str] = field(default_factory=list)
     correspondence: list[str] = field(default_factory=list)
 
+    @property
+    def abstract_text(self) -> str:
+        """The main abstract as one text: part titles and paragraphs."""
+        return " ".join(t for part in self.abstract for t in (part.title or "", *(p.text for p in part.paragraphs)) if t)
+
     def iter_sections(self) -> Iterator[tuple[int, Section]]:
         """All sections depth first, with their 1-based depth."""
         stack = [(1, s) for s in reversed(self.sections)]

@@ -39,15 +39,6 @@ def _draw(rng: random.Random, field: str) -> str:
     return rng.choices(list(kinds), weights=list(kinds.values()))[0]
 
 
-def abstract_text(article: Article) -> str:
-    """The article's main abstract as one text (part titles included)."""
-    parts = []
-    for section in article.abstract:
-        parts.extend([section.title] if section.title else [])
-        parts.extend(p.text for p in section.paragraphs)
-    return " ".join(parts)
-
-
 def _meta(name: str, value: str) -> str:
     return f'<meta name="{name}" content="{esc(value)}">\n'
 
@@ -76,8 +67,8 @@ def meta_tags(article: Article, rng: random.Random, other: Article | None = None
         tags.append(_meta("citation_author", author.name))
         if with_affiliations:
             tags.extend(_meta("citation_author_institution", affiliation[i]) for i in author.aff_ids if i in affiliation)
-    abstract = {"absent": "", "full": abstract_text(article), "other_article": abstract_text(other) if other else "",
-                "truncated": " ".join(_SENTENCE_END.split(abstract_text(article))[:rng.randint(1, 2)])}[
+    abstract = {"absent": "", "full": article.abstract_text, "other_article": other.abstract_text if other else "",
+                "truncated": " ".join(_SENTENCE_END.split(article.abstract_text)[:rng.randint(1, 2)])}[
         _draw(rng, "abstract")]
     if abstract:
         tags.append(_meta("citation_abstract" if rng.random() < 0.5 else "description", abstract))

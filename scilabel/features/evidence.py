@@ -123,12 +123,13 @@ class _Page:
         title = _share(2 * len(token_set & d.title_tokens), len(token_set) + len(d.title_tokens))
         names = [w for w in words if w in d.name_tokens]
         institutions = [w for w in words if w in d.institution_tokens]
-        seen = (min(title, self.best_title), _share(sum(w in self.names for w in names), len(names)),
+        seen_names = sum(w in self.names for w in names)
+        seen = (min(title, self.best_title), _share(seen_names, len(names)),
                 _share(sum(w in self.institutions for w in institutions), len(institutions)))
         self.best_title = max(self.best_title, title)
         self.names.update(names)
         self.institutions.update(institutions)
-        return (title, _share(len(names), len(words)), _share(len(institutions), len(words)),
+        return (title, _share(len(names) - seen_names, len(words)), _share(len(institutions), len(words)),
                 _share(len(pairs & d.abstract_bigrams), len(pairs)), _share(len(pairs & d.reference_bigrams), len(pairs)),
                 *seen, *self.declares)
 
@@ -137,7 +138,8 @@ def zone_evidence(text: str, declared: Declared | None) -> tuple[float, ...]:
     """One zone's :data:`EVIDENCE_FEATURES`, as the first zone of its page (all 0 without a declared record).
 
     Title: Dice of the zone's and the title's token sets. Authors: share of the zone's words (two
-    letters or more) that are declared name tokens. Affiliations: share of the zone's words in the
+    letters or more) that are declared name tokens not matched by an earlier zone of the page (a
+    repeated author list, in a citation pop-up or a side panel, is no new evidence). Affiliations: share of the zone's words in the
     declared institutions. Abstract and references: share of the zone's word pairs found in the
     declared abstract or reference list (pairs, since single words of prose match any abstract).
     """

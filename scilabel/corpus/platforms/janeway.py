@@ -37,7 +37,6 @@ from scilabel.corpus.jats import Article
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.markup import (
     PageDropped,
-    abstract_text,
     by_id,
     check,
     finish,
@@ -275,7 +274,7 @@ def _abstract(page: etree._Element, article: Article) -> None:
     """The paragraphs after the "Abstract" heading (the keywords follow them in the same block)."""
     for heading in page.xpath("//*[self::h2 or self::h3][normalize-space()='Abstract']"):
         after = [el for el in heading.itersiblings() if shown_text(el)]
-        if mark_run(after, abstract_text(article), "abstract"):
+        if mark_run(after, article.abstract_text, "abstract"):
             mark(heading, "abstract_heading")
             for el in after:
                 if el.get("data-scilabel") == "abstract":

@@ -151,11 +151,6 @@ def reference_text(ref: Reference) -> str:
     return " ".join([f.title, f.source, year, *(n.family for n in f.authors)])
 
 
-def abstract_text(article: Article) -> str:
-    """The main abstract's words: part titles and paragraphs."""
-    return " ".join(t for part in article.abstract for t in (part.title or "", *(p.text for p in part.paragraphs)))
-
-
 # ---------------------------------------------------------------------------- marking
 
 

@@ -686,7 +686,7 @@ class _OjsPage:
         if dc:
             tags += [("DC.Creator.PersonalName", a.name) for a in art.authors]
             tags += [("DC.Date.created", self.published), ("DC.Date.issued", self.published),
-                     ("DC.Description", _abstract_text(art)), ("DC.Format", "application/pdf"),
+                     ("DC.Description", art.abstract_text), ("DC.Format", "application/pdf"),
                      ("DC.Identifier", str(self.article_id))]
             if art.doi:
                 tags.append(("DC.Identifier.DOI", art.doi))
@@ -730,10 +730,6 @@ def _fake_orcid(rng: random.Random) -> str:
 
 def _initials(given: str) -> str:
     return " ".join(f"{p[0]}." for p in given.replace("-", " ").split() if p[:1].isalpha())
-
-
-def _abstract_text(article: Article) -> str:
-    return " ".join(p.text for part in article.abstract for p in part.paragraphs)
 
 
 #: The four OJS themes, one family each.

@@ -20,7 +20,6 @@ from scilabel.corpus.jats import Article
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.markup import (
     PageDropped,
-    abstract_text,
     by_id,
     check,
     finish,
@@ -148,7 +147,7 @@ def _affiliations(page: etree._Element, front: etree._Element, rows: list[etree.
 
 
 def _abstract(rows: list[etree._Element], article: Article) -> None:
-    expected = abstract_text(article)
+    expected = article.abstract_text
     slack = 4 + len(expected.split()) // 20
     for row in rows:
         heading, body = row.xpath("div[1]"), row.xpath("div[2]")

@@ -24,7 +24,6 @@ from scilabel.corpus.platforms import pmc_preview
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.markup import (
     PageDropped,
-    abstract_text,
     check,
     finish,
     has_class,
@@ -118,7 +117,7 @@ def gold(page: etree._Element, article: Article, ref_ids: list[str]) -> None:
 def _abstract(page: etree._Element, article: Article) -> None:
     """The run of elements that shows the main abstract (its container also holds the keywords), and
     the heading before it."""
-    expected = abstract_text(article)
+    expected = article.abstract_text
     slack = 2 + len(words(expected)) // 20
     for box in page.xpath("//article[@id='articleText']//div"):
         parts = [c for c in box if isinstance(c.tag, str) and c.tag not in ("a", "hr")]

@@ -34,7 +34,6 @@ from scilabel.corpus.jats import Article
 from scilabel.corpus.platforms.base import PlatformFamily, renderers_dir
 from scilabel.corpus.platforms.markup import (
     PageDropped,
-    abstract_text,
     by_id,
     check,
     finish,
@@ -211,7 +210,7 @@ def _model(article: Article, rng: random.Random, context: PageContext, body: str
             "publicationDate": f"{year}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
             "journal": {"title": journal, "journalKey": style}, "eLocationId": article.pages,
             "volume": article.volume, "issue": article.issue,
-            "abstractText": html.escape(abstract_text(article)),
+            "abstractText": html.escape(article.abstract_text),
         },
         "articleType": {"name": article.article_type or "Research Article"},
         "authors": authors, "equalContributors": [], "articleText": body, "references": references,
@@ -262,7 +261,7 @@ def gold(page: etree._Element, article: Article) -> None:
 def _abstract(text: etree._Element, article: Article) -> None:
     """The main abstract's parts after its heading, in the first abstract block that shows it (an
     author summary is a block of its own)."""
-    expected = abstract_text(article)
+    expected = article.abstract_text
     for box in text.xpath(f".//div[{has_class('abstract')}]"):
         heading = box.xpath("h2")
         parts = [el for el in box if isinstance(el.tag, str) and el.tag not in ("a", "h2") and shown_text(el)]

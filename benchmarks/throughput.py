@@ -1,0 +1,167 @@
+"""Throughput of batch labelling against bare Chromium, in one run.
+
+1. ratio: bare Chromium (load + the geometry walk, :meth:`Renderer.render`) and the whole labeller as a
+   worker runs it (:meth:`scilabel.batch.PageLabeller.label_all`: render, zones, labels, references,
+   record), and the labeller one page after the other (:meth:`~scilabel.batch.PageLabeller.label`), on
+   the same pages, in blocks of 10 pages in turn so that other load hits all sides alike;
+2. workers: pages/s of :func:`scilabel.label_many` with 1 and with 2 workers (first to last record);
+3. memory: resident memory of a worker and its browser at page 200 and at the last page of a long run;
+4. kill and resume: ``scilabel label DIR -o out.jsonl --resume`` killed (``kill -9``) at random points
+   three times, then run to the end: every page must be in the output exactly once, and no browser left.
+
+    .venv/bin/python benchmarks/throughput.py [--pages ../shared/data/pages] [--ratio 159] [--workers-pages 120]
+        [--long 2000] [--resume-pages 2000] [--json out.json]
+
+Real pages are cycled to the counts asked; the kill-and-resume run labels generated copies of the
+example page (written under build/).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import logging
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+from tqdm import tqdm
+
+from scilabel.batch import LabelSettings, PageLabeller, descendants, is_failure, label_many
+from scilabel.readers import PageError
+from scilabel.readers.render import Renderer
+from scilabel.readers.sources import html_files
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def tree_rss_mb(pid: int) -> float:
+    total = 0
+    for p in [pid, *descendants(pid)]:
+        try:
+            total += psutil.Process(p).memory_info().rss
+        except psutil.Error:
+            pass
+    return total / 2**20
+
+
+def ratio(pages: list[str], block: int = 10) -> dict:
+    """Bare Chromium and the labeller (as a worker runs it, reading ahead; and one page after the other)
+    over the same pages, block by block in turn, so that load from elsewhere falls on all three."""
+    seconds = {"bare": 0.0, "labeller": 0.0, "labeller_in_turn": 0.0}
+    failed = 0
+    with Renderer() as renderer, PageLabeller(LabelSettings()) as labeller:
+        renderer.render(pages[0])
+        labeller.label(pages[0])
+        for start in tqdm(range(0, len(pages), block), desc="ratio (blocks)"):
+            chunk = pages[start:start + block]
+            t0 = time.perf_counter()
+            for page in chunk:
+                try:
+                    renderer.render(page)
+                except PageError:
+                    pass
+            t1 = time.perf_counter()
+            failed += sum(is_failure(r) for r in labeller.label_all(chunk))
+            t2 = time.perf_counter()
+            for page in chunk:
+                labeller.label(page)
+            t3 = time.perf_counter()
+            for side, took in zip(seconds, (t1 - t0, t2 - t1, t3 - t2)):
+                seconds[side] += took
+    return {"pages": len(pages), "failed": failed, **{f"{k}_s": round(v, 2) for k, v in seconds.items()},
+            **{f"{k}_pages_per_s": round(len(pages) / v, 3) for k, v in seconds.items()},
+            "ratio": round(seconds["labeller"] / seconds["bare"], 3),
+            "ratio_in_turn": round(seconds["labeller_in_turn"] / seconds["bare"], 3)}
+
+
+def pages_per_second(pages: list[str], workers: int) -> float:
+    times = [time.perf_counter() for _ in label_many(pages, workers=workers)]
+    return (len(times) - 1) / (times[-1] - times[0])
+
+
+def memory(pages: list[str]) -> dict:
+    me = os.getpid()
+    early = min(200, len(pages) // 10)
+    samples = {}
+    for i, _ in enumerate(tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"), start=1):
+        if i in (early, len(pages)):
+            workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
+            samples[i] = round(sum(tree_rss_mb(w.pid) for w in workers), 1)
+    first, last = samples[early], samples[len(pages)]
+    return {"page": early, "mb": first, "last_page": len(pages), "last_mb": last,
+            "growth_pct": round(100 * (last - first) / first, 1)}
+
+
+def kill_and_resume(count: int, folder: Path, kills: int = 3, seed: int = 0) -> dict:
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    page = (REPO / "data" / "examples" / "example_article.html").read_text(encoding="utf-8")
+    for i in range(count):
+        (folder / f"page{i:05d}.html").write_text(page.replace("Seasonal shifts", f"Seasonal shifts {i}"), encoding="utf-8")
+    out = folder.with_suffix(".jsonl")
+    out.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "scilabel", "-q", "label", str(folder), "-o", str(out), "--resume"]
+    rng, left_behind, runs = random.Random(seed), 0, 0
+    while True:
+        runs += 1
+        run = subprocess.Popen(command, cwd=REPO)
+        if runs <= kills:
+            time.sleep(rng.uniform(10, 40))
+            below = descendants(run.pid)
+            run.send_signal(signal.SIGKILL)
+            run.wait()
+            time.sleep(3)
+            left_behind += sum(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in below)
+            continue
+        run.wait()
+        break
+    sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
+    expected = {str(p) for p in html_files(folder)}
+    return {"pages": count, "kills": kills, "records": len(sources), "distinct": len(set(sources)),
+            "all_once": sorted(sources) == sorted(expected), "processes_left_after_kills": left_behind}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", type=Path, default=REPO.parent / "shared/data/pages")
+    ap.add_argument("--ratio", type=int, default=159, help="pages of the ratio (0: skip)")
+    ap.add_argument("--workers-pages", type=int, default=120, help="pages of each workers run (0: skip)")
+    ap.add_argument("--long", type=int, default=2000, help="pages of the memory run (0: skip)")
+    ap.add_argument("--resume-pages", type=int, default=2000, help="pages of the kill-and-resume run (0: skip)")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    real = [str(p) for p in html_files(args.pages)]
+    cycled = lambda n: list(itertools.islice(itertools.cycle(real), n))  # noqa: E731
+    result = {"cores": os.cpu_count(), "load_at_start": os.getloadavg()}
+    if args.ratio:
+        result["ratio"] = ratio(cycled(args.ratio))
+        print("ratio", result["ratio"], flush=True)
+    if args.workers_pages:
+        one, two = (pages_per_second(cycled(args.workers_pages), n) for n in (1, 2))
+        result["workers"] = {"pages": args.workers_pages, "1": round(one, 3), "2": round(two, 3),
+                             "speedup": round(two / one, 2)}
+        print("workers", result["workers"], flush=True)
+    if args.long:
+        result["memory"] = memory(cycled(args.long))
+        print("memory", result["memory"], flush=True)
+    if args.resume_pages:
+        result["kill_and_resume"] = kill_and_resume(args.resume_pages, REPO / "build" / "throughput" / "pages")
+        print("kill and resume", result["kill_and_resume"], flush=True)
+    result["load_at_end"] = os.getloadavg()
+    print(json.dumps(result, indent=1))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
