@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from scilabel.structure import article_structure
-from scilabel.structure.blocks import Block, classify_zones, heading_number, is_caption
+from scilabel.structure.blocks import Block, heading_number, is_caption, rule_kinds
 from scilabel.structure.tree import Figure, Item, Paragraph, heading_levels
 
 BODY = 16.0
@@ -35,7 +35,7 @@ def frame(zones: list[dict], gap: float = 30.0) -> pd.DataFrame:
 
 def kinds_of(zones: list[dict]) -> list[str | None]:
     f = frame(zones)
-    return classify_zones(f, f["label"].tolist())
+    return rule_kinds(f, f["label"].tolist())
 
 
 FRONT = [zone("A study of cells", "title", size=30, weight=700), zone("Jane Doe", "authors"),
