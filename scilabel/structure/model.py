@@ -24,6 +24,8 @@ from .features import SHORT_WORDS
 
 #: The column of a feature frame holding the zone's text (read for the word score, not a feature).
 TEXT = "text"
+#: Body kinds the hand-written rules may restore over the kind ensemble's noise (``rule_body``).
+RULE_BODY = ("paragraph", "item", "caption", "footnote")
 #: Prior counts smoothing the word log-odds.
 WORD_PRIOR = 2.0
 _TOKEN = re.compile(r"[^\W\d_]{2,}")
@@ -40,20 +42,28 @@ class BlockModel(ClassifierMixin, BaseEstimator):
     ----------
     max_iter, learning_rate, max_leaf_nodes : settings of both tree ensembles.
     threshold : heading probability from which a zone is a heading.
+    rule_body : where the kind ensemble says noise but the hand-written rules (the ``rule_<kind>``
+        features) name a body kind (paragraph, item, caption, footnote), take the rules' kind.
+    kind_weight : class weights of the kind ensemble (``"balanced"``: each kind weighs alike, so that
+        the few captions and items are not outvoted by the many noise zones), or None.
     random_state : seed of the ensembles.
     """
 
     def __init__(self, max_iter: int = 100, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
-                 threshold: float = 0.5, random_state: int = 0):
+                 threshold: float = 0.5, rule_body: bool = True, kind_weight: str | None = "balanced",
+                 random_state: int = 0):
         self.max_iter = max_iter
         self.learning_rate = learning_rate
         self.max_leaf_nodes = max_leaf_nodes
         self.threshold = threshold
+        self.rule_body = rule_body
+        self.kind_weight = kind_weight
         self.random_state = random_state
 
-    def _trees(self) -> HistGradientBoostingClassifier:
+    def _trees(self, class_weight: str | None = None) -> HistGradientBoostingClassifier:
         return HistGradientBoostingClassifier(max_iter=self.max_iter, learning_rate=self.learning_rate,
-                                              max_leaf_nodes=self.max_leaf_nodes, random_state=self.random_state)
+                                              max_leaf_nodes=self.max_leaf_nodes, class_weight=class_weight,
+                                              random_state=self.random_state)
 
     def _word_score(self, texts: pd.Series) -> np.ndarray:
         return np.array([np.mean([self.word_odds_.get(t, 0.0) for t in toks]) if toks else 0.0
@@ -81,7 +91,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         self.heading_ = self._trees().fit(matrix, heading, sample_weight=sample_weight)
         rest = kind_mask & ~heading
         weight = None if sample_weight is None else np.asarray(sample_weight)[rest]
-        self.kind_ = self._trees().fit(matrix[rest], y[rest], sample_weight=weight)
+        self.kind_ = self._trees(self.kind_weight).fit(matrix[rest], y[rest], sample_weight=weight)
         self.classes_ = np.array(sorted(set(y[rest]) | {"heading"}), dtype=object)
         return self
 
@@ -94,4 +104,8 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         if not len(X):
             return np.array([], dtype=object)
         kinds = self.kind_.predict(self._matrix(X)).astype(object)
+        if self.rule_body:
+            rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
+            trusted = (kinds == "noise") & rules.any(axis=1)
+            kinds[trusted] = np.array(RULE_BODY, dtype=object)[rules[trusted].argmax(axis=1)]
         return np.where(self.heading_probability(X) >= self.threshold, "heading", kinds)
