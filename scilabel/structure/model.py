@@ -42,8 +42,9 @@ class BlockModel(ClassifierMixin, BaseEstimator):
     ----------
     max_iter, learning_rate, max_leaf_nodes : settings of both tree ensembles.
     threshold : heading probability from which a zone is a heading.
-    rule_body : where the kind ensemble says noise but the hand-written rules (the ``rule_<kind>``
-        features) name a body kind (paragraph, item, caption, footnote), take the rules' kind.
+    rule_body : where the kind ensemble says noise (or table cell) but the hand-written rules (``rule_<kind>``
+        features) name a body kind (paragraph, item, caption, footnote), and wherever they name a
+        caption (a figure or table label, or the line a bare label takes in), take the rules' kind.
     kind_weight : class weights of the kind ensemble (``"balanced"``: each kind weighs alike, so that
         the few captions and items are not outvoted by the many noise zones), or None.
     random_state : seed of the ensembles.
@@ -106,6 +107,6 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         kinds = self.kind_.predict(self._matrix(X)).astype(object)
         if self.rule_body:
             rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
-            trusted = (kinds == "noise") & rules.any(axis=1)
+            trusted = (np.isin(kinds, ("noise", "table")) & rules.any(axis=1)) | X["rule_caption"].to_numpy(dtype=bool)
             kinds[trusted] = np.array(RULE_BODY, dtype=object)[rules[trusted].argmax(axis=1)]
         return np.where(self.heading_probability(X) >= self.threshold, "heading", kinds)
