@@ -3,7 +3,7 @@ text and layout), and the grouping of classified zones into blocks.
 
 The rules' verdict (:func:`rule_kinds`) is one feature of the learned block model
 (:mod:`scilabel.structure.model`), which makes the decision; with it the model's real-page heading F1
-is .888 against .871 without (no real page in training, 89 reviewed pages).
+was .888 against .871 without (a model trained on no real page, scored on the 89 reviewed ones).
 
 The body is what the labeller calls ``other`` on the side of the abstract that holds the running
 text (after it on most pages, before it where a page puts the abstract below the article), plus
