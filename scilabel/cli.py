@@ -370,11 +370,13 @@ def cmd_refs(args: argparse.Namespace) -> None:
 def cmd_structure(args: argparse.Namespace) -> None:
     """Print the article structure of a page (scilabel XML by default)."""
     from .structure import structure_page
+    from .structure.training import load_block_model
 
     reader = reader_for(args.page, **_reader_options(args))
     labeler, parser = _load_models(args)
+    blocks = load_block_model(args.block_model) if args.block_model else None
     with reader:
-        article = structure_page(reader, labeler, parser, args.page)
+        article = structure_page(reader, labeler, parser, args.page, blocks)
     _emit(WRITERS[args.format].structure(article), args.output)
 
 
@@ -391,6 +393,15 @@ def cmd_model_convert(args: argparse.Namespace) -> None:
     from .persistence import convert_model
 
     print(convert_model(args.source, args.target))
+
+
+def cmd_train_blocks(args: argparse.Namespace) -> None:
+    """Train the block model of the structure step and save it with its model card."""
+    from .structure.training import train_block_model
+
+    model = train_block_model(args.data, args.out, gold=args.gold, heading_gold=args.heading_gold,
+                              pages_per_family=args.pages_per_family, hold_out=tuple(args.hold_out))
+    print(json.dumps(model.model_card_, indent=2, default=str))
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -466,6 +477,13 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     pd.set_option("display.width", 200)
     print(f"split: {args.split}   F-measure per label (%), zone and token level")
     print(result.summary.to_string(index=False))
+    if args.structure_gold:
+        structure = _structure_table(systems, args)
+        print(f"\nsection headings of the pages {args.structure_gold} covers (shipped block model, zones labelled by "
+              f"each model; scored as tools/score_structure.py scores)\n{structure.to_string(index=False)}")
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            write_text(args.out / "structure_headings.csv", structure.to_csv(index=False))
     side_by_side = _with_baselines(result.summary, args) if args.baselines else None
     if side_by_side is not None:
         print(f"\nsplit: {args.split}   token-level F per label (%), models and baselines side by side"
@@ -485,6 +503,24 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
             plot_confusion(table, f"{name} ({args.split})", args.out / f"confusion_{safe}.png")
         print(f"tables and confusion matrices in {args.out}")
+
+
+def _structure_table(systems: dict, args: argparse.Namespace) -> pd.DataFrame:
+    """Heading precision, recall, F1 and level accuracy per labeller and dataset on the pages the
+    reviewed heading gold (``--structure-gold``) covers."""
+    from .corpus.dataset import load_zones
+    from .structure.gold import read_heading_gold, score_headings
+
+    headings = read_heading_gold(_existing_dir(args.structure_gold, "section-heading gold"))
+    rows = []
+    for folder in args.data:
+        zones = load_zones([folder])
+        zones = zones[zones["document"].isin(list(headings))]
+        if zones.empty:
+            continue
+        for name, system in systems.items():
+            rows.append({"system": name, "dataset": folder.name, **score_headings(zones, system, headings)})
+    return pd.DataFrame(rows).round(3)
 
 
 def _with_baselines(summary: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
@@ -597,12 +633,24 @@ def build_parser() -> argparse.ArgumentParser:
                      "the article's structure: front matter, nested sections, paragraphs, sentences, figures, "
                      "footnotes, references", models=True)
     p.add_argument("--format", choices=formats(STRUCTURE), default="xml")
+    p.add_argument("--block-model", type=Path, help="block model file (default: the shipped one, models/scilabel-blocks.npz)")
 
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),
                    help="shared data folder: labelled strings in references/, JATS articles in jats/")
     p.add_argument("--out", type=Path, required=True, help="model file to write (.npz)")
     p.set_defaults(func=cmd_train_refs)
+
+    p = sub.add_parser("train-blocks", help="train the structure step's block model (heading, paragraph, caption ...)")
+    p.add_argument("--data", type=Path, nargs="+", required=True,
+                   help="dataset folders with structure gold (scilabel corpus generate, real-platform families)")
+    p.add_argument("--gold", type=Path, help="reviewed gold dataset (scilabel corpus gold) whose pages --heading-gold covers")
+    p.add_argument("--heading-gold", type=Path, default=_default_data() / "gold-structure",
+                   help="reviewed section-heading gold of real pages (default: the shared data's gold-structure)")
+    p.add_argument("--pages-per-family", type=int, default=25, help="training pages of each family (seeded sample)")
+    p.add_argument("--hold-out", nargs="*", default=[], metavar="FAMILY", help="families left out of training")
+    p.add_argument("--out", type=Path, required=True, help="model file to write (.npz)")
+    p.set_defaults(func=cmd_train_blocks)
 
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
@@ -637,6 +685,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trust-model", action="store_true", help=TRUST_HELP)
     p.add_argument("--baselines", nargs="+", metavar="NAME", help="also score these baselines (or: all) in one table")
     p.add_argument("--out", type=Path, help="folder for CSV/JSON tables and confusion matrices")
+    p.add_argument("--structure-gold", type=Path, metavar="DIR",
+                   help="also score the article structure's section headings on the --data pages this reviewed "
+                        "heading gold covers (the shared data's gold-structure)")
     cv = p.add_argument_group("real-page gold cross-validation (--gold-cv); --data are then the generated "
                               "datasets whose train split every fold also trains on")
     cv.add_argument("--gold-cv", type=Path, metavar="GOLD",

@@ -2,7 +2,7 @@
 arrays, in one ``.npz`` archive (NumPy's zip of ``.npy`` arrays, read with ``allow_pickle=False``).
 
 The JSON holds plain values (None, booleans, numbers, strings, lists) and tagged ones: tuples, sets,
-dictionaries, arrays (an index into the archive), NumPy scalars and dtypes, functions and objects.
+dictionaries, arrays (an index into the archive), NumPy scalars, dtypes and random generators, functions and objects.
 Loading builds only objects of trusted classes (scilabel's own, and the estimators of scikit-learn,
 hmmlearn and sklearn-crfsuite), refers only to functions of trusted scilabel modules, and calls no
 constructor: an object is allocated and given its saved attributes (through the class's own
@@ -31,8 +31,18 @@ GRAPH = "scilabel_model_json"
 TRUSTED_CLASS_MODULES = ("scilabel.",)
 #: ... these packages.
 TRUSTED_ESTIMATOR_MODULES = ("sklearn.", "hmmlearn.", "sklearn_crfsuite.")
+#: Helper classes of those packages that are not estimators but that their fitted estimators hold
+#: (gradient-boosted trees: their trees, loss and link).
+TRUSTED_HELPERS = frozenset({
+    "sklearn.ensemble._hist_gradient_boosting.predictor:TreePredictor",
+    "sklearn._loss.loss:HalfBinomialLoss", "sklearn._loss.loss:HalfMultinomialLoss",
+    "sklearn._loss._loss:CyHalfBinomialLoss", "sklearn._loss._loss:CyHalfMultinomialLoss",
+    "sklearn._loss.link:Interval", "sklearn._loss.link:LogitLink", "sklearn._loss.link:MultinomialLogit",
+})
 #: Modules whose functions a model may refer to (veto predicates, tokenizers).
 TRUSTED_FUNCTION_MODULES = ("scilabel.constraints", "scilabel.features.", "scilabel.rules.")
+#: NumPy bit generators a saved random stream may name.
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 _SCALAR_TYPES = {"float": float, "int": int, "str": str, "bool": bool}
 
 
@@ -97,6 +107,9 @@ def _encode(obj: Any, arrays: list[np.ndarray]) -> Any:
         return {"$scalar": obj.dtype.str, "value": obj.item()}
     if isinstance(obj, np.dtype):
         return {"$dtype": obj.str}
+    if isinstance(obj, np.random.Generator):  # an estimator's random stream (used in fitting)
+        bits = obj.bit_generator
+        return {"$rng": type(bits).__name__, "state": _encode(bits.state, arrays)}
     if isinstance(obj, bytes):
         arrays.append(np.frombuffer(obj, dtype=np.uint8))
         return {"$bytes": f"a{len(arrays) - 1}"}
@@ -175,6 +188,12 @@ def _decode(node: Any, arrays: dict[str, np.ndarray]) -> Any:
         module, name = node[tag].split(":")
         _check_function(module, name)
         return _resolve(module, name)
+    if tag == "$rng":
+        if node[tag] not in _BIT_GENERATORS:
+            raise UnsafeModelFile(f"the file names the random generator {node[tag]}, which a model may not")
+        bits = getattr(np.random, node[tag])()
+        bits.state = _decode(node["state"], arrays)
+        return np.random.Generator(bits)
     if tag == "$crf_model":
         return _crf_model(_decode(node[tag], arrays))
     if tag == "$object":
@@ -185,9 +204,9 @@ def _decode(node: Any, arrays: dict[str, np.ndarray]) -> Any:
         _check_class(cls)
         state = _decode(node["state"], arrays)
         obj = cls.__new__(cls)
-        if hasattr(cls, "__setstate__"):
+        if state and hasattr(cls, "__setstate__"):
             obj.__setstate__(state)
-        else:
+        elif state:  # (a compiled helper without state is left as allocated)
             obj.__dict__.update(state)
         return obj
     raise UnsafeModelFile(f"unknown entry {tag!r} in the model file")
@@ -214,7 +233,7 @@ def _check_class(cls: type) -> None:
     module = cls.__module__ + "."
     if module.startswith(TRUSTED_CLASS_MODULES):
         return
-    if module.startswith(TRUSTED_ESTIMATOR_MODULES) and issubclass(cls, BaseEstimator):
+    if module.startswith(TRUSTED_ESTIMATOR_MODULES) and (issubclass(cls, BaseEstimator) or _name(cls) in TRUSTED_HELPERS):
         return
     raise UnsafeModelFile(f"a model may not hold a {_name(cls)}")
 

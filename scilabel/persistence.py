@@ -87,19 +87,20 @@ def _reason(exc: Exception) -> str:
 
 
 def convert_model(source: str | Path, target: str | Path) -> Path:
-    """Rewrite a trusted joblib pickle of a zone labeller or reference parser in the safe format.
+    """Rewrite a trusted joblib pickle of a zone labeller, reference parser or block model in the safe format.
 
     Unpickling ``source`` runs code from it: convert only files you trust.
     """
     from .references import save_parser
     from .references.parser import ReferenceParser
+    from .structure.model import BlockModel
 
     model = read_model_file(source, trust=True)
     if isinstance(model, ReferenceParser):
         return save_parser(model, target)
-    if isinstance(model, ZoneLabeler):
+    if isinstance(model, (ZoneLabeler, BlockModel)):
         return modelfile.dump(model, target)
-    raise ModelError(f"{source}: neither a scilabel ZoneLabeler nor a ReferenceParser (found {type(model).__name__})")
+    raise ModelError(f"{source}: not a scilabel ZoneLabeler, ReferenceParser or BlockModel (found {type(model).__name__})")
 
 
 def load_model(path: str | Path | None = None, trust: bool = False) -> ZoneLabeler:

@@ -187,14 +187,15 @@ def test_structure_command_formats(capsys, tmp_path):
     assert main(["structure", str(EXAMPLE_PAGE)]) == 0
     paper = etree.fromstring(capsys.readouterr().out.encode("utf-8"))
     assert paper.tag == "paper" and paper.findtext("title").startswith("Seasonal shifts")
-    assert [s.get("number") for s in paper.iter("section")] == ["1", "2"]
+    assert [(s.get("number"), s.findtext("title")) for s in paper.iter("section")] == [
+        ("1", "Introduction"), ("2", "Methods"), (None, "References")]  # the bibliography's heading is a section
     cited = [s.get("cites") for s in paper.iter("sentence") if s.get("cites")]
     assert cited == ["r1", "r2 r3", "r4"]
     out = tmp_path / "paper.jats.xml"
     assert main(["structure", str(EXAMPLE_PAGE), "--format", "jats", "-o", str(out)]) == 0
     jats = etree.parse(str(out)).getroot()
     assert jats.tag == "article" and len(jats.findall("back/ref-list/ref")) == 4
-    assert jats.find("front/article-meta") is not None and len(jats.findall("body/sec")) == 2
+    assert jats.find("front/article-meta") is not None and len(jats.findall("body/sec")) == 3
     assert main(["structure", str(EXAMPLE_PAGE), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["title"].startswith("Seasonal shifts") and len(data["references"]) == 4

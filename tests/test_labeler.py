@@ -411,3 +411,16 @@ def test_a_byline_shown_again_is_read_once(fitted, pages):
     once = fitted.set_params(printed_once=("title", "authors"))
     assert list(once.predict(page)[byline:byline + 2]) == ["authors", "other"]
     assert once.predict_proba(page)[byline + 1, list(once.classes_).index("other")] == 1.0
+
+
+def test_gradient_boosted_trees_and_their_random_stream_round_trip_the_safe_format(tmp_path):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from scilabel import modelfile
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(120, 4)), rng.choice(["a", "b", "c"], 120)
+    trees = HistGradientBoostingClassifier(max_iter=5, max_features=0.5, random_state=0).fit(X, y)
+    back = modelfile.load(modelfile.dump({"trees": trees, "rng": np.random.default_rng(7)}, tmp_path / "t.npz"))
+    assert np.allclose(back["trees"].predict_proba(X), trees.predict_proba(X))
+    assert back["rng"].integers(1 << 30) == np.random.default_rng(7).integers(1 << 30)

@@ -173,11 +173,10 @@ def test_reference_links_are_furniture_of_a_reference_list():
 def test_headings_reach_the_stages():
     from scilabel.features.cues import PART_LINE
     from scilabel.fields import strip_caption
-    from scilabel.structure.tree import ABSTRACT_TITLE, REFERENCES_TITLE
+    from scilabel.structure.tree import ABSTRACT_TITLE
     assert all(PART_LINE.match(f"{w.title()}:") for w in lexicon("abstract_parts"))
     assert all(strip_caption("abstract", f"{w.title()}: We show") == "We show" for w in lexicon("abstract_headings"))
     assert all(ABSTRACT_TITLE.match(w.upper()) for w in lexicon("abstract_headings"))
-    assert all(REFERENCES_TITLE.match(w.title()) for w in lexicon("references_headings"))
 
 
 def test_group_and_institution_words_reach_author_names():

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from scilabel.structure import article_structure
-from scilabel.structure.blocks import Block, classify_zones, heading_number, is_caption
+from scilabel.structure.blocks import Block, heading_number, is_caption, rule_kinds
 from scilabel.structure.tree import Figure, Item, Paragraph, heading_levels
 
 BODY = 16.0
@@ -16,9 +16,10 @@ LONG = ("The cells were grown in standard medium for three days before the assay
 
 
 def zone(text: str, label: str = "other", size: float = BODY, weight: int = 400, x: float = 100.0,
-         w: float = 800.0, h: float = 20.0, link: int = 0, italic: int = 0, y: float | None = None) -> dict:
+         w: float = 800.0, h: float = 20.0, link: int = 0, italic: int = 0, y: float | None = None,
+         tag: str = "html/body/main/article/div/p") -> dict:
     row = {"text": text, "label": label, "font_size": size, "font_weight": weight, "x": x, "w": w, "h": h,
-           "link_chars": link, "italic_chars": italic}
+           "link_chars": link, "italic_chars": italic, "tag_path": tag}
     return row if y is None else {**row, "y": y}
 
 
@@ -35,7 +36,7 @@ def frame(zones: list[dict], gap: float = 30.0) -> pd.DataFrame:
 
 def kinds_of(zones: list[dict]) -> list[str | None]:
     f = frame(zones)
-    return classify_zones(f, f["label"].tolist())
+    return rule_kinds(f, f["label"].tolist())
 
 
 FRONT = [zone("A study of cells", "title", size=30, weight=700), zone("Jane Doe", "authors"),
@@ -212,14 +213,6 @@ def test_items_keep_their_markers() -> None:
     items = [b for b in article_structure(f, f["label"].tolist()).sections[0].blocks if isinstance(b, Item)]
     assert [(i.marker, i.text) for i in items] == [("1)", "to find whether the drug crosses the barrier,"),
                                                    ("2)", "to test its effects on behaviour.")]
-
-
-def test_sections_without_content_are_dropped() -> None:
-    zones = FRONT + [zone("Results", size=22, weight=700), zone(LONG),
-                     zone("Recommended reading", size=22, weight=700),
-                     zone("Another title of another paper", link=31)]
-    f = frame(zones)
-    assert [s.title for s in article_structure(f, f["label"].tolist()).walk()] == ["Results"]
 
 
 def test_body_after_a_late_abstract_starts_after_the_title() -> None:

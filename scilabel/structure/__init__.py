@@ -18,7 +18,9 @@ from ..labeler import ZoneLabeler
 from ..pipeline import read_page
 from ..readers import Reader
 from ..references import ReferenceParser
-from .blocks import classify_zones, group_blocks
+from .blocks import group_blocks
+from .classify import classify_zones
+from .model import BlockModel
 from .sentences import split_sentences
 from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article
 
@@ -29,10 +31,10 @@ __all__ = [
 
 
 def article_structure(zones: pd.DataFrame, labels: list[str] | np.ndarray,
-                      references: list[dict] | None = None) -> Article:
+                      references: list[dict] | None = None, model: BlockModel | None = None) -> Article:
     """The article tree of one page: its zones frame (reading order), a label per zone and,
-    optionally, its parsed references."""
-    return build_article(zones, labels, references)
+    optionally, its parsed references and a block model (default: the shipped one)."""
+    return build_article(zones, labels, references, model)
 
 
 def main_content(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> str:
@@ -45,8 +47,10 @@ def main_content(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> str:
     return " ".join(t for t, k in zip(texts, keep) if k)
 
 
-def structure_page(reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path) -> Article:
+def structure_page(reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path,
+                   model: BlockModel | None = None) -> Article:
     """Read (with ``reader``), label and structure one source, its references parsed with ``parser``
-    (``scilabel.references.load_parser()``) and linked to the sentences citing them."""
+    (``scilabel.references.load_parser()``) and linked to the sentences citing them, its body zones
+    classified by ``model`` (default: the shipped block model)."""
     read = read_page(reader, labeler, parser, source)
-    return build_article(read.document.zones, read.labels.labels, read.references.references)
+    return build_article(read.document.zones, read.labels.labels, read.references.references, model)

@@ -1,5 +1,9 @@
-"""The body zones of a labelled page, classified as heading, paragraph, item, caption, footnote
-or noise by rules on their text and layout, then grouped into blocks.
+"""The hand-written rules on body zones (heading, paragraph, item, caption, footnote or noise by their
+text and layout), and the grouping of classified zones into blocks.
+
+The rules' verdict (:func:`rule_kinds`) is one feature of the learned block model
+(:mod:`scilabel.structure.model`), which makes the decision; with it the model's real-page heading F1
+was .888 against .871 without (a model trained on no real page, scored on the 89 reviewed ones).
 
 The body is what the labeller calls ``other`` on the side of the abstract that holds the running
 text (after it on most pages, before it where a page puts the abstract below the article), plus
@@ -204,8 +208,8 @@ def _plain_heading(text: str, size_ratio: float) -> bool:
             and not re.search(r"[:;]", text) and size_ratio >= BOLD_HEADING_SIZE and bool(_WORD.search(text)))
 
 
-def classify_zones(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str | None]:
-    """The kind of each zone of one page (``KINDS``), None for zones outside the body."""
+def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str | None]:
+    """The kind of each zone of one page (``KINDS``) by the hand-written rules, None for zones outside the body."""
     texts = [str(t).strip() for t in zones["text"]]
     labels = np.asarray(labels, dtype=object)
     mask = body_mask(labels, texts)

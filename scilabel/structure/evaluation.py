@@ -57,11 +57,14 @@ def gold_outline(page_html: str | bytes) -> list[GoldElement]:
 def gold_kinds(zones: pd.DataFrame) -> np.ndarray:
     """Gold kind of each zone: its ``struct`` when it is article content, else noise. Content
     zones whose struct is their section are list items whose bullet sits outside the annotated
-    element ("• <span struct=item>"): the zone takes the struct of its first text node."""
+    element ("• <span struct=item>"): the zone takes the struct of its first text node. The
+    bibliography's heading (label ``references_heading``) is a heading: a back-matter section title,
+    as the real-page heading gold counts it."""
     struct = zones["struct"].fillna("").to_numpy(dtype=object)
     content = zones["content"].to_numpy(dtype=bool)
     kinds = np.where(content & np.isin(struct, BODY_KINDS), struct, "noise")
-    return np.where(content & (struct == "section"), "item", kinds).astype(object)
+    kinds = np.where(content & (struct == "section"), "item", kinds)
+    return np.where(zones["label"].to_numpy(dtype=object) == "references_heading", "heading", kinds).astype(object)
 
 
 def align(zones: pd.DataFrame, kinds: np.ndarray, outline: list[GoldElement]) -> np.ndarray:

@@ -19,17 +19,14 @@ import pandas as pd
 
 from ..lexicons import alternation
 from ..fields import affiliation_texts, field_text, split_author_names, strip_caption
-from .blocks import (
-    CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, classify_zones, group_blocks, heading_number,
-)
+from .blocks import CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, group_blocks, heading_number
+from .classify import classify_zones
+from .model import BlockModel
 from .sentences import split_sentences
 
 _ROMAN = re.compile(r"^[IVXLC]+$")
 #: Section titles that are the abstract when the labeller found none (the lexicon ``abstract_headings``).
 ABSTRACT_TITLE = re.compile(rf"^{alternation('abstract_headings')}\W*$", re.I)
-#: Section titles of a bibliography the labeller missed (the lexicon ``references_headings``): left out
-#: of the body.
-REFERENCES_TITLE = re.compile(rf"^{alternation('references_headings')}\W*$", re.I)
 #: Share of a page's headings that must carry numbers for numbering to set the levels.
 NUMBERED_SHARE = 1 / 3
 #: Letters an all-capitals one-word heading needs to count as set in capitals (not an acronym).
@@ -105,9 +102,6 @@ class Section:
         yield self
         for sub in self.sections:
             yield from sub.walk()
-
-    def is_empty(self) -> bool:
-        return not self.blocks and all(s.is_empty() for s in self.sections)
 
 
 @dataclass
@@ -229,8 +223,9 @@ def _footnote(block: Block) -> Footnote:
 
 def body_sections(blocks: list[Block]) -> tuple[list[Section], list[Footnote]]:
     """Nested sections of the body blocks (text before the first heading goes to an untitled
-    first section) and the footnotes; sections left without content are dropped (headings of
-    page furniture such as "Related articles" over a list of links)."""
+    first section) and the footnotes. A section without content stays: the bibliography's heading
+    ("References") and back-matter titles over lists count as sections; furniture headings are the
+    block model's to leave out."""
     headings = [b for b in blocks if b.kind == "heading"]
     levels = iter(heading_levels(headings))
     preamble = Section(None)
@@ -250,16 +245,7 @@ def body_sections(blocks: list[Block]) -> tuple[list[Section], list[Footnote]]:
             current.blocks.append(_item(block))
         else:
             current.blocks.append(Paragraph(_sentences(block.text), list(block.rows)))
-    return ([preamble] if preamble.blocks else []) + _prune(nest(entries)), footnotes
-
-
-def _prune(sections: list[Section]) -> list[Section]:
-    kept = []
-    for sec in sections:
-        sec.sections = _prune(sec.sections)
-        if not sec.is_empty():
-            kept.append(sec)
-    return kept
+    return ([preamble] if preamble.blocks else []) + nest(entries), footnotes
 
 
 def abstract_sections(zones: pd.DataFrame, labels: np.ndarray) -> list[Section]:
@@ -339,8 +325,9 @@ def _link_citations(article: Article) -> None:
 
 
 def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
-                  references: list[dict] | None = None) -> Article:
-    """The article tree of one page's zones (reading order) and their labels."""
+                  references: list[dict] | None = None, model: BlockModel | None = None) -> Article:
+    """The article tree of one page's zones (reading order) and their labels, its body zones
+    classified by ``model`` (default: the shipped block model)."""
     zones = zones.reset_index(drop=True)
     labels = np.asarray(labels, dtype=object)
     if len(labels) != len(zones):
@@ -351,12 +338,11 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
         return [t for t, lab in zip(texts, labels) if lab == label and t]
 
     title = field_text("title", of("title"))
-    kinds = classify_zones(zones, labels)
+    kinds = classify_zones(zones, labels, model)
     for i, kind in enumerate(kinds):  # the title repeated in a page header is not a section
         if kind == "heading" and title and _fold(texts[i]) == _fold(title):
             kinds[i] = "noise"
     sections, footnotes = body_sections(group_blocks(zones, kinds))
-    _take_sections(sections, lambda sec: bool(REFERENCES_TITLE.match(sec.title or "")))
     abstract = abstract_sections(zones, labels)
     if not abstract:  # the labeller found none: a section titled "Abstract" is it
         abstract = _take_sections(sections, lambda sec: bool(ABSTRACT_TITLE.match(sec.title or "")), limit=1)

@@ -1,0 +1,146 @@
+"""Benchmark the block model where it must hold: section headings of reviewed real pages under
+publisher-grouped cross-validation, and paragraph and sentence boundaries of real-platform families
+held out by platform (issue 45).
+
+    .venv/bin/python benchmarks/structure_real.py headings [--gold build/gold] [--heading-gold ../shared/data/gold-structure]
+        [--data build/corpus build/platforms-xslt build/platforms-engines] [--folds 5] [--labels svm|gold]
+        [--records out.jsonl] [--no-gold-training]
+    .venv/bin/python benchmarks/structure_real.py platforms [--data ...] [--pages-dir DIR] [--test-pages 40]
+
+``headings``: for each fold of publishers (:func:`scilabel.crossval.publisher_folds`, no publisher on
+both sides) a block model is trained on the structure-annotated datasets' training pages plus the
+reviewed real pages of the other publishers, and structures the fold's pages (zones labelled by the
+shipped labeller, as ``scilabel structure`` does, or by their gold labels); headings are scored as
+``tools/score_structure.py`` scores them (``--records`` writes its input, to check). ``platforms``:
+for each pair of platform families, a model trained without them structures their pages, scored by
+:func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold. Training rows are
+cached under ``build/structure-rows``; the model settings are BlockModel's unless ``--params``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pandas as pd
+
+from scilabel.corpus.dataset import load_zones
+from scilabel.crossval import publisher_folds
+from scilabel.persistence import load_model, model_path
+from scilabel.structure import article_structure
+from scilabel.structure.evaluation import page_counts, summary
+from scilabel.structure.gold import article_headings, heading_counts, heading_summary, read_heading_gold
+from scilabel.structure.model import BlockModel
+from scilabel.structure.training import dataset_rows, fit_rows
+from scilabel.writers.json import article_json
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data"
+CACHE = REPO / "build" / "structure-rows"
+#: Platform families with structure gold, held out two at a time.
+PLATFORM_FOLDS = (("elife", "janeway"), ("quarto", "plos_wombat"), ("pmc_preview", "scielo"))
+COLUMNS = ("heading_f1", "level_accuracy", "boundary_f1", "sentence_f1", "caption_f1", "item_f1",
+           "content_precision", "content_recall")
+
+
+def cached_rows(folder: Path, heading_gold: dict | None = None) -> pd.DataFrame:
+    """Every training row of a dataset folder (all splits), cached by folder name."""
+    path = CACHE / f"{folder.name}.parquet"
+    if not path.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        zones = load_zones([folder])
+        if heading_gold is not None:
+            zones = zones[zones["document"].isin(list(heading_gold))]
+        dataset_rows(zones, heading_gold).assign(dataset=folder.name).to_parquet(path)
+    return pd.read_parquet(path)
+
+
+def base_rows(folders: list[Path], pages_per_family: int, hold_out: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Training-split rows of the structure-annotated datasets, ``pages_per_family`` pages a family."""
+    frames = []
+    for folder in folders:
+        rows = cached_rows(folder)
+        rows = rows[(rows["split"] == "train") & ~rows["group"].isin(hold_out)]
+        pages = rows.drop_duplicates("page").groupby("group")["page"].apply(
+            lambda s: list(s.sample(min(len(s), pages_per_family), random_state=0)))
+        frames.append(rows[rows["page"].isin([p for ps in pages for p in ps])])
+    return pd.concat(frames, ignore_index=True)
+
+
+def headings(args: argparse.Namespace) -> None:
+    gold_pages = read_heading_gold(args.heading_gold)
+    manifest = pd.read_csv(args.gold / "manifest.csv")
+    folds = publisher_folds(manifest, args.folds)
+    base = base_rows(args.data, args.pages_per_family)
+    real = cached_rows(args.gold, gold_pages)
+    zones = load_zones([args.gold])
+    labeller = None if args.labels == "gold" else load_model(model_path(args.labels))
+    total, records = Counter(), []
+    for k, fold in enumerate(folds):
+        t0 = time.perf_counter()
+        train = base if args.no_gold_training else pd.concat([base, real[real["page"].isin(fold.train)]], ignore_index=True)
+        model = fit_rows(BlockModel(**args.params), train)
+        counts = Counter()
+        for doc in fold.test:
+            if not gold_pages.get(doc):
+                continue
+            frame = zones[zones["document"] == doc].reset_index(drop=True)
+            labels = labeller.label_pages(frame)[0].labels if labeller else frame["label"].tolist()
+            article = article_structure(frame, labels, model=model)
+            counts += heading_counts(gold_pages[doc], article_headings(article))
+            records.append({**article_json(article), "source": os.path.realpath(SHARED / doc)})
+        total += counts
+        print(f"fold {k} ({', '.join(fold.publishers)[:60]}): {time.perf_counter() - t0:.0f} s  "
+              + "  ".join(f"{n} {v:.3f}" for n, v in heading_summary(counts).items()), flush=True)
+    print("ALL  " + "  ".join(f"{n} {v:.3f}" for n, v in heading_summary(total).items()))
+    if args.records:
+        args.records.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+
+
+def platforms(args: argparse.Namespace) -> None:
+    totals: dict[str, Counter] = defaultdict(Counter)
+    zones = load_zones([f for f in args.data if f.name.startswith("platforms")])
+    for held in PLATFORM_FOLDS:
+        t0 = time.perf_counter()
+        model = fit_rows(BlockModel(**args.params), base_rows(args.data, args.pages_per_family, held))
+        for family in held:
+            pages = zones[zones["group"] == family]["document"].unique()[: args.test_pages]
+            for doc in pages:
+                frame = zones[zones["document"] == doc].reset_index(drop=True)
+                article = article_structure(frame, frame["label"].tolist(), model=model)
+                counts = page_counts(frame, article, (args.pages_dir / doc).read_bytes())
+                totals[family].update(counts)
+                totals["ALL"].update(counts)
+        print(f"held out {held}: {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"{'family':14} " + " ".join(f"{c[:12]:>12}" for c in COLUMNS))
+    for family, counts in sorted(totals.items()):
+        s = summary(counts)
+        print(f"{family:14} " + " ".join(f"{s[c]:12.3f}" for c in COLUMNS))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("task", choices=("headings", "platforms"))
+    ap.add_argument("--data", type=Path, nargs="+",
+                    default=[REPO / "build" / d for d in ("corpus", "platforms-xslt", "platforms-engines")])
+    ap.add_argument("--gold", type=Path, default=REPO / "build" / "gold")
+    ap.add_argument("--heading-gold", type=Path, default=SHARED / "gold-structure")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--labels", default="svm", help="zone labels: a labeller (svm, nb, model file) or gold")
+    ap.add_argument("--pages-per-family", type=int, default=25, help="training pages per family (seeded sample)")
+    ap.add_argument("--no-gold-training", action="store_true", help="train on the annotated datasets only")
+    ap.add_argument("--records", type=Path, help="write the structures as JSON lines for tools/score_structure.py")
+    ap.add_argument("--pages-dir", type=Path, help="folder the platform datasets' page paths are under")
+    ap.add_argument("--test-pages", type=int, default=40, help="held-out pages per platform family")
+    ap.add_argument("--params", type=json.loads, default={}, help="BlockModel settings as JSON")
+    args = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    {"headings": headings, "platforms": platforms}[args.task](args)
+
+
+if __name__ == "__main__":
+    main()

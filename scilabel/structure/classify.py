@@ -1,0 +1,49 @@
+"""The kind of each body zone of a labelled page, by the block model (:mod:`.model`).
+
+    kinds = classify_zones(zones, labels)        # the shipped block model
+    kinds = classify_zones(zones, labels, model)  # another one
+
+Kinds are those of :data:`~.blocks.KINDS` (table cells and furniture both ``noise``), None for zones
+the model does not look at (front matter, abstract, references).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .features import page_features
+from .model import BlockModel
+
+#: The shipped block model.
+BLOCK_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "scilabel-blocks.npz"
+
+
+@lru_cache(maxsize=1)
+def default_block_model() -> BlockModel:
+    """The shipped block model (``models/scilabel-blocks.npz``), loaded once."""
+    from .training import load_block_model
+
+    return load_block_model(BLOCK_MODEL_PATH)
+
+
+def page_kinds(frame: pd.DataFrame, rows: np.ndarray, texts: list[str], n_zones: int,
+               model: BlockModel) -> list[str | None]:
+    """Kinds of a page's zones from its candidates' features ``frame`` at ``rows``."""
+    kinds: list[str | None] = [None] * n_zones
+    if not len(rows):
+        return kinds
+    X = frame.assign(text=[texts[i] for i in rows])
+    for row, kind in zip(rows, model.predict(X)):
+        kinds[row] = "noise" if kind == "table" else str(kind)
+    return kinds
+
+
+def classify_zones(zones: pd.DataFrame, labels: list[str] | np.ndarray, model: BlockModel | None = None) -> list[str | None]:
+    """The kind of each zone of one page (reading order), by ``model`` (default: the shipped one)."""
+    zones = zones.reset_index(drop=True)
+    frame, rows, _ = page_features(zones, labels)
+    texts = [str(t).strip() for t in zones["text"]]
+    return page_kinds(frame, rows, texts, len(zones), model or default_block_model())
