@@ -75,19 +75,26 @@ def zones_of(renderer: Renderer):
     return run
 
 
-class CountingServer:
-    """An HTTP server on 127.0.0.1 that serves one page and counts every request it receives."""
+class ScriptedServer:
+    """An HTTP server on 127.0.0.1 answering each path as ``routes`` says (else as ``default``):
+    (status, headers, body), or a callable writing the answer itself (to trickle it); ``paths`` are the
+    paths asked for, in order."""
 
-    def __init__(self, page: bytes = b"<html><body><h1>Served page</h1></body></html>"):
+    def __init__(self, routes: dict, default: tuple = (404, {}, b"not here")) -> None:
         self.paths: list[str] = []
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (http.server naming)
                 outer.paths.append(self.path)
-                body = page if self.path in ("/", "/page.html") else b"console.log('remote');"
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
+                answer = routes.get(self.path, default)
+                if callable(answer):
+                    answer(self)
+                    return
+                status, headers, body = answer
+                self.send_response(status)
+                for name, value in {"Content-Type": "text/html; charset=utf-8", **headers}.items():
+                    self.send_header(name, value.replace("ORIGIN", outer.url))
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -96,13 +103,19 @@ class CountingServer:
                 pass
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
-    def __enter__(self) -> CountingServer:
-        self.thread.start()
+    def __enter__(self) -> ScriptedServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def counting_server(page: bytes = b"<html><body><h1>Served page</h1></body></html>") -> ScriptedServer:
+    """A server giving ``page`` at / and /page.html and a script anywhere else, counting every request."""
+    return ScriptedServer({"/": (200, {}, page), "/page.html": (200, {}, page)},
+                          default=(200, {}, b"console.log('remote');"))

@@ -21,7 +21,7 @@ from scilabel.readers.render import Renderer
 from scilabel.readers.sources import Limits, load_source
 from scilabel.zones import collect_zones
 
-from .conftest import CountingServer
+from .conftest import ScriptedServer, counting_server
 
 HOSTILE = Path(__file__).with_name("hostile")
 
@@ -30,7 +30,7 @@ class Listeners:
     """An HTTP server, a UDP socket and a raw TCP listener on 127.0.0.1, each counting what reaches it."""
 
     def __init__(self) -> None:
-        self.http = CountingServer()
+        self.http = counting_server()
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.udp.bind(("127.0.0.1", 0))
         self.tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -180,45 +180,6 @@ def test_the_deadline_bounds_a_page_as_a_whole_and_the_reader_goes_on():
 
 
 # -- sources: URLs, local files ------------------------------------------------------------------
-class ScriptedServer:
-    """An HTTP server on 127.0.0.1 answering each path as ``routes`` says: (status, headers, body),
-    or a callable writing the answer itself (to trickle it)."""
-
-    def __init__(self, routes: dict) -> None:
-        self.paths: list[str] = []
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server naming)
-                outer.paths.append(self.path)
-                answer = routes.get(self.path, (404, {}, b"not here"))
-                if callable(answer):
-                    answer(self)
-                    return
-                status, headers, body = answer
-                self.send_response(status)
-                for name, value in {"Content-Type": "text/html; charset=utf-8", **headers}.items():
-                    self.send_header(name, value.replace("ORIGIN", outer.url))
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def __enter__(self) -> ScriptedServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 def _trickle(handler: http.server.BaseHTTPRequestHandler) -> None:
     handler.send_response(200)
     handler.send_header("Content-Type", "text/html")

@@ -11,7 +11,7 @@ from scilabel.readers.render import BrowserNotFound, Renderer, find_chromium
 from scilabel.readers.sources import Limits
 from scilabel.zones import collect_zones
 
-from .conftest import EXAMPLE_PAGE, CountingServer
+from .conftest import EXAMPLE_PAGE, counting_server
 
 
 def test_renders_file_path_and_string_alike(renderer):
@@ -30,7 +30,7 @@ def test_renders_url_fetching_only_the_page_itself(renderer):
         b"<html><head><script src='/app.js'></script></head>"
         b"<body><h1>Served page</h1><img src='/logo.png'></body></html>"
     )
-    with CountingServer(page) as server:
+    with counting_server(page) as server:
         rendered = renderer.render(server.url + "/page.html")
     assert [z.text for z in collect_zones(rendered)] == ["Served page"]
     assert server.paths == ["/page.html"]  # fetched once by scilabel, never by the browser
@@ -38,7 +38,7 @@ def test_renders_url_fetching_only_the_page_itself(renderer):
 
 
 def test_nothing_leaves_the_machine(renderer):
-    with CountingServer() as server:
+    with counting_server() as server:
         base = server.url
         html = f"""<html><head>
         <link rel="stylesheet" href="{base}/style.css"><link rel="dns-prefetch" href="{base}">
