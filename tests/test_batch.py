@@ -20,6 +20,19 @@ from .test_inputs import write_warc
 PAGE = EXAMPLE_PAGE.read_text(encoding="utf-8")
 
 
+def spawned(pids) -> list[int]:
+    """The processes of ``pids`` that multiprocessing spawned (label_many's workers)."""
+    found = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"multiprocessing.spawn" in cmdline.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
 def alive(pids) -> list[int]:
     """The processes of ``pids`` still running, but multiprocessing's resource tracker (one per parent)."""
     living = []
@@ -48,11 +61,12 @@ def test_two_workers_yield_records_and_failures_and_leave_no_process(tmp_path):
     binary.write_bytes(b"\x00\xff" * 500)
     sources = [*good, str(binary), str(tmp_path / "missing.html"), from_html(PAGE, name="https://example.org/p")]
     before = set(descendants(os.getpid()))
-    records = {}
+    records, workers = {}, set()
     run = label_many(sources, workers=2)
     for record in run:
         records[record["source"]] = record
-        workers = set(descendants(os.getpid())) - before
+        for pid in spawned(set(descendants(os.getpid())) - before):  # (not a browser other tests left open)
+            workers |= {pid, *descendants(pid)}
     assert set(records) == {*good, str(binary), str(tmp_path / "missing.html"), "https://example.org/p"}
     assert [records[s]["title"].startswith(f"Seasonal shifts {i}") for i, s in enumerate(good)] == [True] * 3
     failed = {s for s, r in records.items() if is_failure(r)}
