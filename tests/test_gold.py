@@ -200,3 +200,17 @@ def test_gold_cross_validation_scores_every_page_out_of_fold(small_gold, scorer)
         assert len(page["zone_labels"]) == (zones["document"] == page["page"]).sum()
         assert set(page["zone_labels"]) <= set(LABELS)
     assert set(result.summary(scorer)["cv"]) >= {"title", "references"}
+
+
+@pytest.mark.slow
+def test_evaluate_scores_section_headings_against_the_reviewed_heading_gold(small_gold, shared_data, tmp_path, capsys):
+    from scilabel.cli import main
+
+    _, out, manifest = small_gold
+    main(["evaluate", "--model", "svm", "--data", str(out), "--structure-gold", str(shared_data / "gold-structure"),
+          "--out", str(tmp_path)])
+    table = pd.read_csv(tmp_path / "structure_headings.csv")
+    assert "section headings" in capsys.readouterr().out
+    row = table.iloc[0]
+    assert row["system"] == "scilabel-svm" and 1 <= row["pages"] <= len(manifest) and row["gold"] > 0
+    assert 0 < row["f1"] <= 1 and 0 <= row["level_accuracy"] <= 1
