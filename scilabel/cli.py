@@ -165,13 +165,10 @@ def cmd_corpus_medline(args: argparse.Namespace) -> None:
 
 def _load_models(args: argparse.Namespace):
     """The zone labeller (``--model``) and reference parser (``--refs-model``) a page command uses."""
-    from .persistence import load_model, model_path
-    from .references import load_parser
+    from .batch import LabelSettings
 
-    labeler = load_model(model_path(args.model), trust=args.trust_model)
-    if args.no_page_metadata:
-        labeler.set_params(page_metadata=False)
-    return labeler, load_parser(args.refs_model, trust=args.trust_model)
+    return LabelSettings(args.model, args.refs_model, not args.no_page_metadata,
+                         trust_model=args.trust_model).load_models()
 
 
 def _single_page(args: argparse.Namespace) -> bool:
