@@ -8,7 +8,6 @@ side on one visual line, labelled together.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,11 +23,11 @@ from .features.evidence import DECLARED_COLUMN
 from .hmm import TRANSITION_SETTINGS, ArticleHMM
 from .lines import line_units, merge_units
 from .metadata_evidence import MetadataEvidence
+from .metrics import words as text_words
 from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
 from .schema import ARTICLE, DEFAULT_TOPOLOGY, LABELS, MAJOR_LABELS, Schema
 
 log = logging.getLogger(__name__)
-_WORD = re.compile(r"\w+")
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
 #: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
 #: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
@@ -77,7 +76,7 @@ def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: 
     for unit, (text, label) in enumerate(zip(texts, labels)):
         if label not in read:
             continue
-        words = [w for w in _WORD.findall(text.casefold()) if len(w) > 1]
+        words = [w for w in text_words(text) if len(w) > 1]
         out[unit] = len(words) >= 2 and sum(w in read[label] for w in words) >= share * len(words)
         read[label].update(words)
     return out
@@ -326,8 +325,9 @@ class ZoneLabeler(BaseEstimator):
         page_units, log_emission, over, texts = self._unit_log_emission(zones)
         for rows, units in zip(_pages(zones), page_units):
             first, last = units.min(), units.max() + 1
-            page_over = (self._decode_page(log_emission[first:last], over[first:last], texts[first:last])[1]
-                         if self.sequence else np.zeros(last - first, dtype=bool))
+            page_over = over[first:last] if self.sequence else np.zeros(last - first, dtype=bool)
+            if self.sequence and self.printed_once:  # the repeats are found on a decoding of the page
+                page_over = self._decode_page(log_emission[first:last], page_over, texts[first:last])[1]
             proba = np.zeros((last - first, len(LABELS)))
             proba[page_over, LABELS.index("other")] = 1.0
             proba[~page_over] = _label_posterior(self._state_posterior(log_emission[first:last][~page_over]),
