@@ -27,6 +27,8 @@ from .atomic import atomic_path
 
 #: The archive member holding the object graph (``<name>.npy`` in the zip, a uint8 array of UTF-8 JSON).
 GRAPH = "scilabel_model_json"
+#: Where the shipped models live (the repository's ``models/`` folder).
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 #: Modules whose classes load whatever they are; other classes load only if they are estimators of ...
 TRUSTED_CLASS_MODULES = ("scilabel.",)
 #: ... these packages.

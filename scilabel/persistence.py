@@ -18,10 +18,9 @@ import sklearn
 from . import __version__, modelfile
 from .emission import EMISSIONS
 from .labeler import MODEL_FORMAT, ZoneLabeler
+from .modelfile import MODELS_DIR
 
 log = logging.getLogger(__name__)
-#: Where the shipped models live (the repository's ``models/`` folder).
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 #: Emission name -> the model shipped with it (:data:`scilabel.emission.EMISSIONS`).
 SHIPPED_MODELS = {name: MODELS_DIR / kind.model_file for name, kind in EMISSIONS.items() if kind.model_file}
 MODEL_ENV = "SCILABEL_MODEL"

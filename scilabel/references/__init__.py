@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import modelfile
+from ..modelfile import MODELS_DIR
 from .anchors import Anchor, attach_contexts, find_anchors
 from .parser import ReferenceParser, versions
 from .split import Literal, split_references
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 #: The shipped reference parser.
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "scilabel-refs.npz"
+MODEL_PATH = MODELS_DIR / "scilabel-refs.npz"
 
 
 def save_parser(parser: ReferenceParser, path: str | Path) -> Path:

@@ -9,16 +9,16 @@ the model does not look at (front matter, abstract, references).
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..modelfile import MODELS_DIR
 from .features import page_features
 from .model import BlockModel
 
 #: The shipped block model.
-BLOCK_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "scilabel-blocks.npz"
+BLOCK_MODEL_PATH = MODELS_DIR / "scilabel-blocks.npz"
 
 
 @lru_cache(maxsize=1)
