@@ -125,13 +125,17 @@ class PageLabeller:
                 self._stop()
             return failure_record(name, exc)
 
-    def _read(self, source: Source):
-        """The document of ``source`` as the reader read it (the browser restarted on its page budget)."""
+    def _next_reader(self):
+        """The reader for the next page: the browser restarted once it has read its page budget."""
         if self.reader is None or self.pages >= self.page_budget:
             self._stop()
             self._start()
         self.pages += 1
-        return self.reader.read(source)
+        return self.reader
+
+    def _read(self, source: Source):
+        """The document of ``source`` as the reader read it."""
+        return self._next_reader().read(source)
 
     def _record(self, document) -> dict:
         from .pipeline import label_record, labelled_page
@@ -141,12 +145,8 @@ class PageLabeller:
     def _label(self, source: Source) -> dict:
         from .pipeline import label_page
 
-        if self.reader is None or self.pages >= self.page_budget:
-            self._stop()
-            self._start()
-        self.pages += 1
         overlay = self.settings.overlays / (Path(source_name(source)).stem + ".png") if self.settings.overlays else None
-        return label_page(self.reader, self.labeler, self.parser, source, overlay=overlay)
+        return label_page(self._next_reader(), self.labeler, self.parser, source, overlay=overlay)
 
     def label(self, source: Source) -> dict:
         """The page record of ``source``, or its failure record."""
