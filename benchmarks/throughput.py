@@ -37,7 +37,7 @@ from tqdm import tqdm
 from scilabel.batch import LabelSettings, PageLabeller, descendants, is_failure, label_many
 from scilabel.readers import PageError
 from scilabel.readers.render import Renderer
-from scilabel.readers.sources import html_files
+from scilabel.inputs import HTML_PATTERNS, directory_files
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -124,7 +124,7 @@ def kill_and_resume(count: int, folder: Path, kills: int = 3, seed: int = 0) -> 
         run.wait()
         break
     sources = [json.loads(line)["source"] for line in out.read_text().splitlines()]
-    expected = {str(p) for p in html_files(folder)}
+    expected = {str(p) for p in directory_files(Path(folder), HTML_PATTERNS)}
     return {"pages": count, "kills": kills, "records": len(sources), "distinct": len(set(sources)),
             "all_once": sorted(sources) == sorted(expected), "processes_left_after_kills": left_behind}
 
@@ -139,7 +139,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    real = [str(p) for p in html_files(args.pages)]
+    real = [str(p) for p in directory_files(Path(args.pages), HTML_PATTERNS)]
     cycled = lambda n: list(itertools.islice(itertools.cycle(real), n))  # noqa: E731
     result = {"cores": os.cpu_count(), "load_at_start": os.getloadavg()}
     if args.ratio:

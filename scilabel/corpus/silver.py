@@ -30,7 +30,8 @@ from ..lexicons import alternation, lexicon
 from ..metadata import PageMeta, read_meta
 from ..overlay import draw_overlay
 from ..readers import ChromiumHTMLReader
-from ..readers.sources import html_files, load_source
+from ..inputs import HTML_PATTERNS, directory_files
+from ..readers.sources import load_source
 from ..schema import LABELS
 from .dataset import write_dataset
 
@@ -394,7 +395,7 @@ def build_silver(
     label whose gold a zone cannot give), ``manifest.csv``
     (one row per page) and label overlays for a sample of pages. Returns the manifest."""
     pages_dir, out_dir = Path(pages_dir), Path(out_dir)
-    paths = html_files(pages_dir)
+    paths = directory_files(Path(pages_dir), HTML_PATTERNS)
     if not paths:
         raise ValueError(f"{pages_dir}: no HTML pages found")
     frames, rows = [], []

@@ -67,11 +67,6 @@ class PageDocument:
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
 
-def html_files(folder: Path) -> list[Path]:
-    """The HTML pages under ``folder`` (recursively), sorted."""
-    return sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file())
-
-
 def url_scheme(source: str | Path) -> str | None:
     """The scheme (lower case) a source given as a URL names; None for a path or an HTML string."""
     if isinstance(source, Path):
