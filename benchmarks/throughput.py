@@ -52,33 +52,53 @@ def tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) of ``pid`` and every process below it, with what each has
+    reaped (Chromium's renderers, which come and go, are counted by the process that reaps them)."""
+    total = 0.0
+    for p in [pid, *descendants(pid)]:
+        try:
+            t = psutil.Process(p).cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
 def ratio(pages: list[str], block: int = 10) -> dict:
     """Bare Chromium and the labeller (as a worker runs it, reading ahead; and one page after the other)
-    over the same pages, block by block in turn, so that load from elsewhere falls on all three."""
+    over the same pages, block by block in turn, so that load from elsewhere falls on all three. Beside
+    the wall time, the CPU time of each side's processes (this one, its browsers and workers): what
+    bounds pages per second when every core is busy, and what other load does not change."""
     seconds = {"bare": 0.0, "labeller": 0.0, "labeller_in_turn": 0.0}
+    cpu = dict.fromkeys(seconds, 0.0)
+    me = os.getpid()
     failed = 0
     with Renderer() as renderer, PageLabeller(LabelSettings()) as labeller:
         renderer.render(pages[0])
         labeller.label(pages[0])
         for start in tqdm(range(0, len(pages), block), desc="ratio (blocks)"):
             chunk = pages[start:start + block]
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), tree_cpu_s(me)
             for page in chunk:
                 try:
                     renderer.render(page)
                 except PageError:
                     pass
-            t1 = time.perf_counter()
+            t1, c1 = time.perf_counter(), tree_cpu_s(me)
             failed += sum(is_failure(r) for r in labeller.label_all(chunk))
-            t2 = time.perf_counter()
+            t2, c2 = time.perf_counter(), tree_cpu_s(me)
             for page in chunk:
                 labeller.label(page)
-            t3 = time.perf_counter()
-            for side, took in zip(seconds, (t1 - t0, t2 - t1, t3 - t2)):
+            t3, c3 = time.perf_counter(), tree_cpu_s(me)
+            for side, took, used in zip(seconds, (t1 - t0, t2 - t1, t3 - t2), (c1 - c0, c2 - c1, c3 - c2)):
                 seconds[side] += took
+                cpu[side] += used
     return {"pages": len(pages), "failed": failed, **{f"{k}_s": round(v, 2) for k, v in seconds.items()},
             **{f"{k}_pages_per_s": round(len(pages) / v, 3) for k, v in seconds.items()},
+            **{f"{k}_cpu_s_per_page": round(v / len(pages), 3) for k, v in cpu.items()},
             "ratio": round(seconds["labeller"] / seconds["bare"], 3),
+            "cpu_ratio": round(cpu["labeller"] / cpu["bare"], 3),
             "ratio_in_turn": round(seconds["labeller_in_turn"] / seconds["bare"], 3)}
 
 
