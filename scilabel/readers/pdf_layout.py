@@ -4,10 +4,11 @@
   whose text, digits aside, comes back in the margins of another page) and page numbers are left out:
   they are not part of the article, and a running head would break a reference list in two.
 - **Reading order**: a page's *gutter* is the vertical line, in the middle half of its text, that the
-  fewest segments cross; when both sides hold at least :data:`COLUMN_SHARE` of the segments and almost
-  none crosses it, the page is set in two columns. Segments crossing the gutter (a title, a full-width
+  fewest segments cross; when at least :data:`COLUMN_SHARE` of the segments on either side of it (and
+  three at least) have a segment of the other side beside them, the page is set in two columns. Segments crossing the gutter (a title, a full-width
   abstract, a wide figure caption) cut the page into bands; within a band the left column is read before
-  the right. A page of one column is read row by row.
+  the right, and what the left side holds below the right column's foot before the next full-width
+  segment (a short heading such as "References") after both. A page of one column is read row by row.
 - **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
   of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
   line before is not short (a paragraph's end), unless both are centred (a title over two lines); a
@@ -26,12 +27,12 @@ from .pdf_text import SOFT_HYPHEN, Segment
 
 #: Share of the page height at the top and at the bottom where running heads, footers and page numbers sit.
 MARGIN = 0.09
-#: Share of a page's segments each column must hold for the page to be read as two columns.
+#: Share of a page's column segments (those on one side of the gutter) that must have a segment of the
+#: other column beside them for the page to be read as two columns.
 COLUMN_SHARE = 0.15
-#: Largest share of a page's segments that may cross the gutter of a two-column page.
-CROSSING_SHARE = 0.25
 _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
 _DIGITS = re.compile(r"\d+")
+_SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
 _NUMBERED = re.compile(r"\s*(?:\[\d{1,4}\]|\d{1,4}\.\s)")
 
 
@@ -75,7 +76,10 @@ def reading_order(segments: list[Segment]) -> list[Segment]:
     right: list[Segment] = []
     for seg in sorted(segments, key=lambda s: (s.y0, s.x0)):
         if seg.x0 < gutter - 1 and seg.x1 > gutter + 1:
-            ordered += _rows(left) + _rows(right) + [seg]
+            # what the left side holds below the right column's foot opens the full-width part (a heading)
+            foot = max((r.y1 for r in right), default=float("inf"))
+            below = [s for s in left if s.y0 >= foot]
+            ordered += _rows([s for s in left if s.y0 < foot]) + _rows(right) + _rows(below) + [seg]
             left, right = [], []
         elif seg.x1 <= gutter + 1:
             left.append(seg)
@@ -93,12 +97,13 @@ def _gutter(segments: list[Segment]) -> float | None:
     crossing = ((x0[None, :] < candidates[:, None] - 1) & (x1[None, :] > candidates[:, None] + 1)).sum(axis=1)
     best = candidates[crossing == crossing.min()]
     gutter = float(best[np.argmin(np.abs(best - (lo + hi) / 2))])
-    n = len(segments)
-    left = int((x1 <= gutter + 1).sum())
-    right = int((x0 >= gutter - 1).sum())
-    if crossing.min() > CROSSING_SHARE * n or min(left, right) < COLUMN_SHARE * n:
-        return None
-    return gutter
+    left = x1 <= gutter + 1
+    right = x0 >= gutter - 1
+    y0 = np.array([s.y0 for s in segments])
+    y1 = np.array([s.y1 for s in segments])
+    beside = (np.minimum(y1[left][:, None], y1[right][None, :]) > np.maximum(y0[left][:, None], y0[right][None, :]))
+    side_by_side = int(beside.any(axis=1).sum()) if beside.size else 0
+    return gutter if side_by_side >= max(3, COLUMN_SHARE * int(left.sum() + right.sum())) else None
 
 
 def _rows(segments: list[Segment]) -> list[Segment]:
@@ -133,9 +138,10 @@ def _joins(block: list[Segment], seg: Segment) -> bool:
     if not -0.3 * em <= gap <= 0.5 * em or seg.x0 >= last.x1 or seg.x1 <= last.x0:
         return False
     centred = abs((last.x0 + last.x1) - (seg.x0 + seg.x1)) / 2 < 0.75 * em
-    right = max(max(s.x1 for s in block), seg.x1)
-    if last.x1 < right - 2 * em and not centred:
-        return False  # the line before ends short: a paragraph's (or an entry's) end
+    left, right = min(min(s.x0 for s in block), seg.x0), max(max(s.x1 for s in block), seg.x1)
+    if last.x1 < right - 2 * em and not centred and (
+            _SENTENCE_END.search(last.text) or last.x1 - left < 0.6 * (right - left)):
+        return False  # the line before ends short, a sentence's end, or very short: a paragraph's (an entry's) end
     if seg.x0 < last.x0 - 0.5 * em and abs(seg.x0 - first.x0) < 0.5 * em and len(block) > 1:
         return False  # back at the block's edge after indented lines: the next hanging-indent entry
     if _NUMBERED.match(seg.text) and _NUMBERED.match(first.text):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +25,7 @@ from ..atomic import atomic_path
 from ..metadata import PageMeta
 from .base import Document, PageError
 from .pdf_layout import PageText, block_text, blocks, furniture, reading_order
-from .pdf_text import page_chars, page_segments
+from .pdf_text import Char, page_chars, page_segments
 from .render import VIEWPORT_WIDTH
 from .sources import Limits, read_head, source_path
 
@@ -43,8 +44,8 @@ _LOAD_ERRORS = {
     4: "an encrypted PDF (needs a password)",
     6: "an encrypted PDF (unsupported security handler)",
 }
-#: The gold columns: empty, since a PDF carries no annotations.
-_GOLD = {"label": None, "content": False, "struct": None, "ref_id": None, "cites": ""}
+#: The gold columns besides ``label``: empty, since a PDF carries no annotations.
+_GOLD = {"content": False, "struct": None, "ref_id": None, "cites": ""}
 
 
 class PDFiumReader:
@@ -78,6 +79,20 @@ class PDFiumReader:
 
     def read(self, source: str | Path, screenshot: Path | None = None) -> Document:
         """Read one PDF; with ``screenshot``, also save its pages, stacked, as one PNG there."""
+        started = time.monotonic()
+        pages, picture = self._read(source, screenshot)
+        zones = pdf_zones(pages, str(source))
+        log.debug("%s: %d pages, %d zones in %.3f s", source, len(pages), len(zones), time.monotonic() - started)
+        warnings = []
+        if picture is not None and len(pages) > MAX_PICTURE_PAGES:
+            warnings.append(f"{source}: the overlay shows the first {MAX_PICTURE_PAGES} of {len(pages)} pages")
+        return Document(source=str(source), zones=zones, metadata=PageMeta(), warnings=warnings, screenshot=picture)
+
+    def read_pages(self, source: str | Path) -> list[PageText]:
+        """The segments of each page of one PDF, before furniture, reading order and blocks."""
+        return self._read(source, None)[0]
+
+    def _read(self, source: str | Path, screenshot: Path | None) -> tuple[list[PageText], Path | None]:
         import pypdfium2 as pdfium
 
         name = str(source)
@@ -105,17 +120,10 @@ class PDFiumReader:
                     page.close()
             if not any(p.segments for p in pages):
                 raise PageError(f"{name}: no text layer (an image-only or scanned PDF; scilabel does no OCR)")
-            zones = pdf_zones(pages, name)
-            picture = None
-            if screenshot is not None:
-                picture = _save_pages(pdf, Path(screenshot), [p.width for p in pages])
+            picture = None if screenshot is None else _save_pages(pdf, Path(screenshot), [p.width for p in pages])
         finally:
             pdf.close()
-        log.debug("%s: %d pages, %d zones in %.3f s", name, n_pages, len(zones), time.monotonic() - started)
-        warnings = []
-        if picture is not None and n_pages > MAX_PICTURE_PAGES:
-            warnings.append(f"{name}: the overlay shows the first {MAX_PICTURE_PAGES} of {n_pages} pages")
-        return Document(source=name, zones=zones, metadata=PageMeta(), warnings=warnings, screenshot=picture)
+        return pages, picture
 
     def _checked_path(self, source: str | Path) -> Path:
         name = str(source)
@@ -135,9 +143,11 @@ class PDFiumReader:
         return path
 
 
-def pdf_zones(pages: list[PageText], source: str) -> pd.DataFrame:
+def pdf_zones(pages: list[PageText], source: str,
+              label_of: Callable[[list[Char]], str] | None = None) -> pd.DataFrame:
     """The zones frame of a PDF's pages: furniture left out, each page in reading order and cut into
-    blocks, the pages stacked at the viewport width (see the module docstring)."""
+    blocks, the pages stacked at the viewport width (see the module docstring). ``label_of`` gives a
+    zone's gold label from its characters, for a PDF printed with its gold (:mod:`scilabel.corpus.pdfs`)."""
     rows: list[dict] = []
     offset = 0.0
     for page, is_furniture in zip(pages, furniture(pages)):
@@ -160,17 +170,19 @@ def pdf_zones(pages: list[PageText], source: str) -> pd.DataFrame:
                 "font_weight": max(weights, key=weights.__getitem__),
                 "italic_chars": sum(s.italic_chars for s in block), "sup_chars": sum(s.sup_chars for s in block),
                 "link_chars": 0, "page": page.number, "chars": len(chars),
+                "label": label_of(chars) if label_of else None,
             })
         offset += page.height * scale
     frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "font_size", "font_weight", "italic_chars",
-                                        "sup_chars", "link_chars", "page", "chars"])
+                                        "sup_chars", "link_chars", "page", "chars", "label"])
     frame = frame[frame["text"].str.strip().astype(bool)].drop(columns="chars").reset_index(drop=True)
     frame.insert(0, "document", source)
     frame.insert(1, "page", frame.pop("page").astype(int))
     frame["tag_path"] = ""
     frame["dom_index"] = np.arange(len(frame))
     for column, value in _GOLD.items():
-        frame[column] = value
+        if column not in frame:
+            frame[column] = value
     frame["page_width"] = float(VIEWPORT_WIDTH)
     frame["page_height"] = offset
     return frame

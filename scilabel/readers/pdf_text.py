@@ -60,6 +60,7 @@ class Char:
     y1: float
     font: Font
     space_before: bool = False  #: the page's text puts a space (real or generated) before it
+    colour: int = 0  #: fill colour as 0xRRGGBB
 
 
 @dataclass(slots=True)
@@ -124,7 +125,7 @@ def _chars(raw, height: float) -> list[Char]:
     handle = ctypes.cast(raw, ctypes.c_void_p).value
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
-    fonts: dict[int, Font | None] = {}
+    fonts: dict[int, tuple[Font, int] | None] = {}
     name = ctypes.create_string_buffer(256)
     flags = ctypes.c_int()
     chars: list[Char] = []
@@ -145,14 +146,15 @@ def _chars(raw, height: float) -> list[Char]:
             space = True
             continue
         key = _TEXT_OBJECT(handle, i) or 0
-        font = fonts.get(key, False)
-        if font is False:
-            font = fonts[key] = _font(raw, i, name, flags)
-        if font is None or not _LOOSE_BOX(handle, i, box):  # rotated, or no box
+        style = fonts.get(key, False)
+        if style is False:
+            style = fonts[key] = _style(raw, i, name, flags)
+        if style is None or not _LOOSE_BOX(handle, i, box):  # rotated, or no box
             continue
         if rect.right - rect.left <= 0 and rect.top - rect.bottom <= 0:
             continue
-        chars.append(Char(text, rect.left, height - rect.top, rect.right, height - rect.bottom, font, space))
+        chars.append(Char(text, rect.left, height - rect.top, rect.right, height - rect.bottom, style[0], space,
+                          style[1]))
         space = False
     return _compose_accents(chars)
 
@@ -189,7 +191,8 @@ def _over(accent: Char, letter: Char) -> bool:
     return letter.x0 - 0.5 <= middle <= letter.x1 + 0.5
 
 
-def _font(raw, i: int, name, flags) -> Font | None:
+def _style(raw, i: int, name, flags) -> tuple[Font, int] | None:
+    """The font and fill colour of character ``i`` (and of the text object it belongs to); None if rotated."""
     angle = pdfium_c.FPDFText_GetCharAngle(raw, i)
     if angle > 0.05 and abs(angle - 6.283185) > 0.05:
         return None
@@ -202,7 +205,11 @@ def _font(raw, i: int, name, flags) -> Font | None:
     font_name = name.value.decode("latin-1", "replace")
     weight = font_weight(font_name, int(pdfium_c.FPDFText_GetFontWeight(raw, i)), flags.value)
     italic = bool(flags.value & _ITALIC_FLAG) or bool(_ITALIC_NAME.search(font_name))
-    return Font(round(size, 2), weight, italic)
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    colour = 0
+    if pdfium_c.FPDFText_GetFillColor(raw, i, r, g, b, a):
+        colour = (r.value << 16) | (g.value << 8) | b.value
+    return Font(round(size, 2), weight, italic), colour
 
 
 def page_segments(chars: list[Char]) -> list[Segment]:
