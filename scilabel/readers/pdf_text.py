@@ -113,6 +113,7 @@ def _prototype(function, restype, *argtypes):
 _TEXT_OBJECT = _prototype(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
 _LOOSE_BOX = _prototype(pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int, ctypes.c_void_p, ctypes.c_int,
                         ctypes.POINTER(pdfium_c.FS_RECTF))
+_UNICODE = _prototype(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint, ctypes.c_void_p, ctypes.c_int)
 _IS_HYPHEN = _prototype(pdfium_c.FPDFText_IsHyphen, ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
 
 
@@ -120,9 +121,8 @@ def _chars(raw, height: float) -> list[Char]:
     n = pdfium_c.FPDFText_CountChars(raw)
     if n <= 0:
         return []
-    units = (ctypes.c_ushort * (n + 1))()
-    pdfium_c.FPDFText_GetText(raw, 0, n, units)
     handle = ctypes.cast(raw, ctypes.c_void_p).value
+    units = [_UNICODE(handle, i) for i in range(n)]  # not FPDFText_GetText: its text can drift off the indices
     rect = pdfium_c.FS_RECTF()
     box = ctypes.byref(rect)
     fonts: dict[int, tuple[Font, int] | None] = {}
@@ -134,7 +134,7 @@ def _chars(raw, height: float) -> list[Char]:
     for i in range(n):
         if i == skip:
             continue
-        text = chr(units[i])
+        text = chr(units[i]) if 0 < units[i] < 0x110000 else "\ufffe"
         if 0xD800 <= units[i] < 0xDC00 and i + 1 < n and 0xDC00 <= units[i + 1] < 0xE000:
             text = chr(0x10000 + ((units[i] - 0xD800) << 10) + (units[i + 1] - 0xDC00))
             skip = i + 1
