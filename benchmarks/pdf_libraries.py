@@ -8,7 +8,7 @@ in the text (a multiset; words broken or glued by the extraction are lost), and 
 share of the gold's consecutive token pairs found consecutive in the text (reading order: a column read
 across, a line broken inside a word, a hyphen left in).
 
-    python benchmarks/pdf_libraries.py [--pdfs ../shared/data/pdfs] [--json out.json]
+    python benchmarks/pdf_libraries.py [--pdfs ../shared/data/pdfs] [--libraries pdfium ...] [--json out.json]
 
 Libraries: ``pdfium`` (scilabel's reader, pypdfium2: its zones' text), ``pymupdf`` (page.get_text),
 ``pdfminer`` (pdfminer.six extract_text, the layout analysis pdfplumber builds on), ``poppler``
@@ -85,11 +85,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pdfs", type=Path, default=HERE.parent.parent / "shared" / "data" / "pdfs")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--libraries", nargs="+", choices=list(LIBRARIES), default=list(LIBRARIES))
     args = parser.parse_args()
     scorer = _scorer(args.pdfs)
     golds = [json.loads(p.read_text()) for p in sorted((args.pdfs / "gold").rglob("*.json"))]
     results = {}
     for name, (read, _) in LIBRARIES.items():
+        if name not in args.libraries:
+            continue
         if not available(name):
             print(f"{name}: not installed, skipped")
             continue

@@ -13,7 +13,7 @@
   of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
   line before is not short (a paragraph's end), unless both are centred (a title over two lines); a
   segment back at the block's left edge after indented lines (a hanging-indent reference) and a numbered
-  entry after another ("[3]", "3.") start a new block.
+  or marked entry after another ("[3]", "3.", "2 Department") start a new block.
 """
 from __future__ import annotations
 
@@ -33,7 +33,9 @@ COLUMN_SHARE = 0.15
 _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
 _DIGITS = re.compile(r"\d+")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
-_NUMBERED = re.compile(r"\s*(?:\[\d{1,4}\]|\d{1,4}\.\s)")
+#: The opening of a numbered or marked entry: "[3]", "3. ", or a marker before a capital ("1 Department",
+#: "a Institute", "* Corresponding"): an affiliation or a footnote.
+_NUMBERED = re.compile(r"\s*(?:\[\d{1,4}\]|\d{1,4}\.\s|(?:\d{1,2}|[a-z]|[*\u2020\u2021\u00a7\u00b6])\s*(?=[A-Z]))")
 
 
 @dataclass
