@@ -26,6 +26,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from scilabel.schema import FIELD_LABELS
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -125,7 +127,7 @@ def main() -> None:
             "token_recall": round(totals["tokens_found"] / totals["tokens"], 4),
             "bigram_recall": round(totals["bigrams_found"] / totals["bigrams"], 4),
             **{f"{f}_token_recall": round(totals[f"{f}_found"] / totals[f"{f}_n"], 4)
-               for f in ("title", "authors", "affiliations", "abstract", "references") if totals[f"{f}_n"]},
+               for f in FIELD_LABELS if totals[f"{f}_n"]},
         }
         print(name, json.dumps(results[name]))
     if args.json:
