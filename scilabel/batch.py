@@ -101,9 +101,9 @@ class PageLabeller:
         self._stop()
 
     def _start(self) -> None:
-        from .readers import ChromiumHTMLReader
+        from .readers import SourceReader
 
-        self.reader = ChromiumHTMLReader(timeout=self.settings.timeout, limits=self.settings.limits).__enter__()
+        self.reader = SourceReader(timeout=self.settings.timeout, limits=self.settings.limits).__enter__()
         self.pages = 0
 
     def _stop(self) -> None:

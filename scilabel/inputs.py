@@ -23,8 +23,8 @@ log = logging.getLogger(__name__)
 
 #: File names of HTML pages.
 HTML_PATTERNS = tuple(f"*{suffix}" for suffix in HTML_SUFFIXES)
-#: The files of a directory a run labels unless ``patterns`` says otherwise: HTML pages and WARC files.
-DEFAULT_PATTERNS = HTML_PATTERNS + ("*.warc", "*.warc.gz")
+#: The files of a directory a run labels unless ``patterns`` says otherwise: HTML pages, PDFs and WARC files.
+DEFAULT_PATTERNS = HTML_PATTERNS + ("*.pdf", "*.warc", "*.warc.gz")
 #: The content types of a WARC response that is a page.
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 

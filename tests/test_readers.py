@@ -12,7 +12,7 @@ from scilabel.cli import main
 from scilabel.metadata import PageMeta, read_meta
 from scilabel.persistence import load_model, model_path
 from scilabel.pipeline import label_page, read_page
-from scilabel.readers import (READERS, ChromiumHTMLReader, Document, PageError, Reader, UnsupportedSource,
+from scilabel.readers import (READERS, ChromiumHTMLReader, Document, PageError, PDFiumReader, Reader, UnsupportedSource,
                               reader_for, source_kind)
 from scilabel.readers.render import Renderer
 from scilabel.references import load_parser
@@ -57,9 +57,6 @@ def test_a_reader_that_cannot_read_a_source_raises_a_page_error(reader, tmp_path
 
 
 @pytest.mark.parametrize(("name", "head", "kind"), [
-    ("paper.pdf", b"%PDF-1.7\n", "PDF"),
-    ("Paper.PDF", b"", "PDF"),
-    ("saved.html", b"%PDF-1.4\n", "PDF"),  # a PDF under another name
     ("crawl.warc.gz", b"\x1f\x8b", "WARC"),
     ("crawl.warc", b"WARC/1.1\r\n", "WARC"),
 ])
@@ -72,12 +69,23 @@ def test_unsupported_kinds_get_a_one_line_error(tmp_path, name, head, kind):
     assert isinstance(raised.value, PageError)  # the CLI reports it like any unreadable page
 
 
-def test_the_cli_reports_an_unsupported_kind_in_one_line(tmp_path, capsys):
+@pytest.mark.parametrize(("name", "head"), [
+    ("paper.pdf", b"%PDF-1.7\n"),
+    ("Paper.PDF", b""),
+    ("saved.html", b"%PDF-1.4\n"),  # a PDF under another name
+])
+def test_pdfs_go_to_the_pdf_reader(tmp_path, name, head):
+    path = tmp_path / name
+    path.write_bytes(head)
+    assert source_kind(path) == "pdf" and isinstance(reader_for(path), PDFiumReader)
+
+
+def test_the_cli_reports_an_unreadable_pdf_in_one_line(tmp_path, capsys):
     pdf = tmp_path / "paper.pdf"
     pdf.write_bytes(b"%PDF-1.7\n")
     for command in ("label", "refs", "structure"):
         assert main([command, str(pdf)]) == 1
-        assert capsys.readouterr().err == f"scilabel: error: {pdf}: PDF input is not supported yet\n"
+        assert capsys.readouterr().err == f"scilabel: error: {pdf}: a damaged PDF (not in PDF format or corrupted)\n"
 
 
 def test_html_strings_urls_and_other_files_are_html(tmp_path):

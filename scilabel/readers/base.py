@@ -1,12 +1,13 @@
 """What every reader gives: the :class:`Reader` protocol and the :class:`Document` it returns.
 
-A reader turns one source (a file, a URL, an HTML string; later a PDF or a WARC record) into a
+A reader turns one source (a file, a URL, an HTML string, a PDF; later a WARC record) into a
 :class:`Document` whose zones frame is the contract between readers and every later stage. The frame
 has one row per zone in reading order with
 
 - ``document``: which document the row belongs to, the key rows are grouped by (a reader gives the
   source as given; a dataset, its page id);
-- ``page``: the 1-based page number within the document (always 1 for a web page);
+- ``page``: the 1-based page number within the document (always 1 for a web page; a PDF's pages are
+  stacked top to bottom, each scaled to the 1280 px width);
 - ``text``, ``x``, ``y``, ``w``, ``h`` (CSS px at a 1280 px viewport), ``font_size``, ``font_weight``,
   ``italic_chars``, ``sup_chars``, ``link_chars``, ``tag_path`` (HTML only), ``dom_index``,
   ``page_width``, ``page_height``;

@@ -4,12 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .base import Reader, UnsupportedSource
+from .base import Document, Reader, UnsupportedSource
 from .html_chromium import ChromiumHTMLReader
+from .pdf_pdfium import PDFiumReader
 from .sources import read_head, source_path
 
 #: The reader of each kind of input.
-READERS: dict[str, type[Reader]] = {"html": ChromiumHTMLReader}
+READERS: dict[str, type[Reader]] = {"html": ChromiumHTMLReader, "pdf": PDFiumReader}
 #: How a file of each kind other than HTML is recognised: endings of its name, or its first bytes.
 SIGNATURES: dict[str, tuple[tuple[str, ...], bytes]] = {
     "pdf": ((".pdf",), b"%PDF-"),
@@ -31,10 +32,40 @@ def source_kind(source: str | Path) -> str:
     return "html"
 
 
+class SourceReader:
+    """A reader of every kind in :data:`READERS`: each source goes to the reader of its kind, started the
+    first time a source of that kind comes (a batch of PDFs starts no browser) and kept until exit.
+
+    ``options`` are given to each kind's reader (the readers share ``timeout`` and ``limits``); a page
+    already read (a WARC record's :class:`~.sources.PageDocument`) is HTML.
+    """
+
+    def __init__(self, **options: Any):
+        self.options = options
+        self.readers: dict[str, Reader] = {}
+
+    def __enter__(self) -> SourceReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        readers, self.readers = self.readers, {}
+        for reader in readers.values():
+            reader.__exit__(None, None, None)
+
+    def read(self, source: Any, screenshot: Path | None = None) -> Document:
+        """Read ``source`` with the reader of its kind (see :meth:`Reader.read`)."""
+        kind = source_kind(source) if isinstance(source, (str, Path)) else "html"
+        if kind not in READERS:
+            raise UnsupportedSource(f"{source}: {kind.upper()} input is not supported yet")
+        if kind not in self.readers:
+            self.readers[kind] = READERS[kind](**self.options).__enter__()
+        return self.readers[kind].read(source, screenshot=screenshot)
+
+
 def reader_for(source: str | Path, **options: Any) -> Reader:
     """A new (not yet entered) reader for ``source``'s kind, built with ``options``.
 
-    Raises :class:`UnsupportedSource` ("PATH: PDF input is not supported yet") for a kind no reader reads.
+    Raises :class:`UnsupportedSource` ("PATH: WARC input is not supported yet") for a kind no reader reads.
     """
     kind = source_kind(source)
     if kind not in READERS:

@@ -1,0 +1,162 @@
+"""From a PDF's segments (:mod:`.pdf_text`) to zones in reading order: page furniture, columns, blocks.
+
+- **Furniture**: running heads and footers (a segment in the top or bottom :data:`MARGIN` of its page
+  whose text, digits aside, comes back in the margins of another page) and page numbers are left out:
+  they are not part of the article, and a running head would break a reference list in two.
+- **Reading order**: a page's *gutter* is the vertical line, in the middle half of its text, that the
+  fewest segments cross; when at least :data:`COLUMN_SHARE` of the segments on either side of it (and
+  three at least) have a segment of the other side beside them, the page is set in two columns. Segments crossing the gutter (a title, a full-width
+  abstract, a wide figure caption) cut the page into bands; within a band the left column is read before
+  the right, and what the left side holds below the right column's foot before the next full-width
+  segment (a short heading such as "References") after both. A page of one column is read row by row.
+- **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
+  of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
+  line before is not short (a paragraph's end), unless both are centred (a title over two lines); a
+  segment back at the block's left edge after indented lines (a hanging-indent reference) and a numbered
+  or marked entry after another ("[3]", "3.", "2 Department") start a new block.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from .pdf_text import SOFT_HYPHEN, Segment
+
+#: Share of the page height at the top and at the bottom where running heads, footers and page numbers sit.
+MARGIN = 0.09
+#: Share of a page's column segments (those on one side of the gutter) that must have a segment of the
+#: other column beside them for the page to be read as two columns.
+COLUMN_SHARE = 0.15
+_PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
+_DIGITS = re.compile(r"\d+")
+_SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
+#: The opening of a numbered or marked entry: "[3]", "3. ", or a marker before a capital ("1 Department",
+#: "a Institute", "* Corresponding"): an affiliation or a footnote.
+_NUMBERED = re.compile(r"\s*(?:\[\d{1,4}\]|\d{1,4}\.\s|(?:\d{1,2}|[a-z]|[*\u2020\u2021\u00a7\u00b6])\s*(?=[A-Z]))")
+
+
+@dataclass
+class PageText:
+    """One page's segments and size (points)."""
+
+    number: int  #: 1-based
+    width: float
+    height: float
+    segments: list[Segment]
+
+
+def furniture(pages: list[PageText]) -> list[np.ndarray]:
+    """For each page, whether each segment is furniture (see the module docstring)."""
+    keys: list[list[str | None]] = []
+    seen: dict[str, set[int]] = defaultdict(set)
+    for page in pages:
+        page_keys = []
+        for seg in page.segments:
+            in_margin = seg.y1 <= MARGIN * page.height or seg.y0 >= (1 - MARGIN) * page.height
+            key = _DIGITS.sub("#", seg.text.casefold()).strip() if in_margin else None
+            page_keys.append(key)
+            if key:
+                seen[key].add(page.number)
+        keys.append(page_keys)
+    return [np.array([key is not None and (len(seen[key]) > 1 or bool(_PAGE_NUMBER.fullmatch(seg.text.strip())))
+                      for key, seg in zip(page_keys, page.segments)], dtype=bool)
+            for page_keys, page in zip(keys, pages)]
+
+
+def reading_order(segments: list[Segment]) -> list[Segment]:
+    """A page's segments in reading order (see the module docstring)."""
+    if len(segments) < 2:
+        return list(segments)
+    gutter = _gutter(segments)
+    if gutter is None:
+        return _rows(segments)
+    ordered: list[Segment] = []
+    left: list[Segment] = []
+    right: list[Segment] = []
+    for seg in sorted(segments, key=lambda s: (s.y0, s.x0)):
+        if seg.x0 < gutter - 1 and seg.x1 > gutter + 1:
+            # what the left side holds below the right column's foot opens the full-width part (a heading)
+            foot = max((r.y1 for r in right), default=float("inf"))
+            below = [s for s in left if s.y0 >= foot]
+            ordered += _rows([s for s in left if s.y0 < foot]) + _rows(right) + _rows(below) + [seg]
+            left, right = [], []
+        elif seg.x1 <= gutter + 1:
+            left.append(seg)
+        else:
+            right.append(seg)
+    return ordered + _rows(left) + _rows(right)
+
+
+def _gutter(segments: list[Segment]) -> float | None:
+    """The x of a two-column page's gutter, or None for a page of one column."""
+    x0 = np.array([s.x0 for s in segments])
+    x1 = np.array([s.x1 for s in segments])
+    lo, hi = float(x0.min()), float(x1.max())
+    candidates = np.linspace(lo + 0.3 * (hi - lo), lo + 0.7 * (hi - lo), 41)
+    crossing = ((x0[None, :] < candidates[:, None] - 1) & (x1[None, :] > candidates[:, None] + 1)).sum(axis=1)
+    best = candidates[crossing == crossing.min()]
+    gutter = float(best[np.argmin(np.abs(best - (lo + hi) / 2))])
+    left = x1 <= gutter + 1
+    right = x0 >= gutter - 1
+    y0 = np.array([s.y0 for s in segments])
+    y1 = np.array([s.y1 for s in segments])
+    beside = (np.minimum(y1[left][:, None], y1[right][None, :]) > np.maximum(y0[left][:, None], y0[right][None, :]))
+    side_by_side = int(beside.any(axis=1).sum()) if beside.size else 0
+    return gutter if side_by_side >= max(3, COLUMN_SHARE * int(left.sum() + right.sum())) else None
+
+
+def _rows(segments: list[Segment]) -> list[Segment]:
+    """Segments row by row (a row: segments overlapping the first one's height by half), each row left to right."""
+    out: list[Segment] = []
+    row: list[Segment] = []
+    for seg in sorted(segments, key=lambda s: (s.y0, s.x0)):
+        if row and min(row[0].y1, seg.y1) - max(row[0].y0, seg.y0) < 0.5 * min(row[0].height, seg.height):
+            out += sorted(row, key=lambda s: s.x0)
+            row = []
+        row.append(seg)
+    return out + sorted(row, key=lambda s: s.x0)
+
+
+def blocks(ordered: list[Segment]) -> list[list[Segment]]:
+    """Consecutive segments of a page (in reading order) grouped into blocks (see the module docstring)."""
+    out: list[list[Segment]] = []
+    for seg in ordered:
+        if out and _joins(out[-1], seg):
+            out[-1].append(seg)
+        else:
+            out.append([seg])
+    return out
+
+
+def _joins(block: list[Segment], seg: Segment) -> bool:
+    last, first = block[-1], block[0]
+    em = max(last.size, seg.size, 1.0)
+    if abs(last.size - seg.size) > 0.06 * em or (last.weight >= 600) != (seg.weight >= 600):
+        return False
+    gap = seg.y0 - last.y1
+    if not -0.3 * em <= gap <= 0.5 * em or seg.x0 >= last.x1 or seg.x1 <= last.x0:
+        return False
+    centred = abs((last.x0 + last.x1) - (seg.x0 + seg.x1)) / 2 < 0.75 * em
+    left, right = min(min(s.x0 for s in block), seg.x0), max(max(s.x1 for s in block), seg.x1)
+    if last.x1 < right - 2 * em and not centred and (
+            _SENTENCE_END.search(last.text) or last.x1 - left < 0.6 * (right - left)):
+        return False  # the line before ends short, a sentence's end, or very short: a paragraph's (an entry's) end
+    if seg.x0 < last.x0 - 0.5 * em and abs(seg.x0 - first.x0) < 0.5 * em and len(block) > 1:
+        return False  # back at the block's edge after indented lines: the next hanging-indent entry
+    if _NUMBERED.match(seg.text) and _NUMBERED.match(first.text):
+        return False
+    return True
+
+
+def block_text(block: list[Segment]) -> str:
+    """A block's text: its segments joined by spaces, a word hyphenated at a line's end made whole."""
+    text = ""
+    for seg in block:
+        if text.endswith(SOFT_HYPHEN):
+            text = text[:-1] + seg.text
+        else:
+            text = f"{text} {seg.text}" if text else seg.text
+    return text.replace(SOFT_HYPHEN, "-")

@@ -1,0 +1,164 @@
+"""The PDF reader on PDFs the tests write themselves (:mod:`tests.pdfmaker`): the zones frame, reading order
+on two-column pages, superscripts, running heads and page numbers, the PDFs it refuses, and the commands
+end to end on a PDF."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from scilabel.cli import main
+from scilabel.readers import PageError, PDFiumReader, SourceReader
+from scilabel.readers.sources import Limits
+from scilabel.zones import Zone
+
+from .pdfmaker import Run, article_pages, make_pdf
+
+TITLE = "Columns and Superscripts in Printed Articles"
+#: The columns of the zones frame every reader gives (readers/base.py).
+FRAME_COLUMNS = {"document", "page", "x", "y", "w", "h", "page_width", "page_height", "cites",
+                 *(name for name in Zone.__dataclass_fields__ if name != "bbox")}
+
+
+@pytest.fixture(scope="session")
+def pdfs(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("pdfs")
+    return {
+        "two": make_pdf(folder / "two.pdf", article_pages(two_columns=True, n_pages=2)),
+        "one": make_pdf(folder / "one.pdf", article_pages(two_columns=False, n_pages=1)),
+    }
+
+
+@pytest.fixture(scope="session")
+def two_column(pdfs):
+    with PDFiumReader() as reader:
+        return reader.read(pdfs["two"]).zones
+
+
+def position(zones, text: str) -> int:
+    hits = [i for i, t in enumerate(zones["text"]) if text in t]
+    assert hits, f"no zone holds {text!r}"
+    return hits[0]
+
+
+def test_the_frame_has_the_html_readers_columns(two_column, pdfs):
+    assert set(two_column.columns) == FRAME_COLUMNS
+    assert (two_column["document"] == str(pdfs["two"])).all()
+    assert sorted(two_column["page"].unique()) == [1, 2]
+    assert (two_column["page_width"] == 1280).all()
+    assert two_column["page_height"].tolist() == pytest.approx([2 * 792 * 1280 / 612] * len(two_column))
+    assert (two_column[two_column["page"] == 2]["y"] > 792 * 1280 / 612).all()  # pages stacked
+
+
+def test_title_fonts_and_superscript_markers(two_column):
+    assert two_column["text"].iloc[0] == TITLE
+    title = two_column.iloc[0]
+    assert title["font_weight"] >= 700 and title["font_size"] == pytest.approx(16 * 1280 / 612, rel=0.05)
+    authors = two_column.iloc[position(two_column, "Ada Lovelace")]
+    assert authors["text"] == "Ada Lovelace 1 Charles Babbage 2"
+    assert authors["sup_chars"] == 2
+    assert two_column.iloc[position(two_column, "Abstract")]["font_weight"] >= 700
+
+
+def test_running_heads_and_page_numbers_are_left_out(two_column):
+    texts = " ".join(two_column["text"])
+    assert "Journal of Layout Tests" not in texts
+    assert not two_column["text"].isin(["101", "102"]).any()
+
+
+def test_two_columns_are_read_left_then_right_on_every_page(two_column):
+    for page in (1, 2):
+        on_page = two_column[two_column["page"] == page].reset_index(drop=True)
+        last_left = max(i for i, t in enumerate(on_page["text"]) if "(left)" in t)
+        first_right = min(i for i, t in enumerate(on_page["text"]) if "(right)" in t)
+        assert last_left < first_right
+    # the full-width heading under both columns comes after the right column, the entries after it
+    assert position(two_column, "(right)") < position(two_column, "References") < position(two_column, "[1] ")
+
+
+def test_lines_of_a_paragraph_make_one_zone_and_each_reference_its_own(two_column, pdfs):
+    abstract = two_column.iloc[position(two_column, "We test how")]["text"]
+    assert abstract.endswith("superscript markers.")
+    entries = [t for t in two_column["text"] if t.startswith("[")]
+    assert len(entries) == 8 and entries[0].startswith("[1] AuthorB")
+
+
+def test_a_single_column_page_is_read_line_by_line(pdfs):
+    with PDFiumReader() as reader:
+        zones = reader.read(pdfs["one"]).zones
+    body = [t for t in zones["text"] if t.startswith("Reading order")]
+    assert len(body) == 2 and all("as a reader of a printed journal would do" in t for t in body)
+    assert (zones["y"].diff().dropna() > -1).all()  # top to bottom
+
+
+def test_the_overlay_picture_stacks_the_pages(pdfs, tmp_path):
+    with PDFiumReader() as reader:
+        document = reader.read(pdfs["two"], screenshot=tmp_path / "pages.png")
+    with Image.open(document.screenshot) as picture:
+        assert picture.width == 1280
+        assert picture.height == pytest.approx(document.zones["page_height"].iloc[0], abs=2)
+
+
+def test_a_source_reader_reads_pdfs_without_a_browser(pdfs):
+    with SourceReader(timeout=5.0) as reader:
+        document = reader.read(str(pdfs["two"]))
+        assert list(reader.readers) == ["pdf"]
+    assert document.zones["text"].iloc[0] == TITLE
+
+
+def _bad(kind: str, folder: Path) -> tuple[Path, dict]:
+    path = folder / f"{kind}.pdf"
+    if kind == "encrypted":
+        make_pdf(path, article_pages(n_pages=1), encrypted=True)
+    elif kind == "damaged":
+        path.write_bytes(b"%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage")
+    elif kind == "image-only":
+        make_pdf(path, [[], []], shapes=True)
+    elif kind == "html":
+        path.write_text("<!DOCTYPE html><html><body>not a PDF</body></html>")
+    elif kind == "empty":
+        path.write_bytes(b"")
+    elif kind in ("huge", "long", "slow"):
+        make_pdf(path, article_pages(n_pages=2))
+    options = {"huge": {"limits": Limits(max_bytes=1000)}, "long": {"max_pages": 1},
+               "slow": {"limits": Limits(deadline=0.0)}}
+    return path, options.get(kind, {})
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("encrypted", "an encrypted PDF (needs a password)"),
+    ("damaged", "a damaged PDF (not in PDF format or corrupted)"),
+    ("image-only", "no text layer (an image-only or scanned PDF; scilabel does no OCR)"),
+    ("html", "not a PDF file (it starts with '<!DOCTYPE ht')"),
+    ("empty", "the file is empty"),
+    ("huge", "larger than the limit of 0.000953674 MB (--max-page-mb)"),
+    ("long", "2 pages, more than the limit of 1"),
+    ("slow", "reading took longer than 0 s (--deadline)"),
+])
+def test_unreadable_pdfs_give_one_line_errors(tmp_path, kind, message):
+    path, options = _bad(kind, tmp_path)
+    with PDFiumReader(**options) as reader, pytest.raises(PageError) as raised:
+        reader.read(path)
+    text = str(raised.value)
+    assert text.startswith(f"{path}: ") and text.endswith(message) and "\n" not in text
+
+
+def test_the_cli_labels_a_pdf_end_to_end(pdfs, tmp_path, capsys):
+    out, overlay = tmp_path / "label.json", tmp_path / "overlay.png"
+    assert main(["label", str(pdfs["two"]), "-o", str(out), "--overlay", str(overlay)]) == 0
+    record = json.loads(out.read_text())
+    assert record["title"] == TITLE
+    assert "Ada Lovelace" in " ".join(record["authors"]) and "Charles Babbage" in " ".join(record["authors"])
+    assert record["abstract"].startswith("We test how a reader of PDF files")
+    assert len(record["references"]) == 8
+    assert {z["page"] for z in record["zones"]} == {1, 2}
+    with Image.open(overlay) as picture:
+        assert picture.width == 1280
+    assert main(["refs", str(pdfs["two"]), "--format", "bibtex"]) == 0
+    assert capsys.readouterr().out.count("@") == 8
+    bad = tmp_path / "bad.pdf"
+    bad.write_text("<html>not a pdf</html>")
+    assert main(["label", str(bad)]) == 1
+    assert capsys.readouterr().err == f"scilabel: error: {bad}: not a PDF file (it starts with '<html>not a ')\n"
