@@ -377,6 +377,28 @@ def cmd_structure(args: argparse.Namespace) -> None:
     _emit(WRITERS[args.format].structure(article), args.output)
 
 
+def cmd_review(args: argparse.Namespace) -> None:
+    """Serve the review app on 127.0.0.1 for a page or a directory of pages until interrupted."""
+    from .review import Review, ReviewServer, review_sources
+
+    sources = review_sources(Path(args.page))
+    with _opening(reader_for(sources[0], **_reader_options(args))) as reader:
+        labeler, _ = _load_models(args)
+        review = Review(sources, reader(), labeler, args.gold, order=args.order)
+        try:
+            server = ReviewServer(review, args.port)
+        except OSError as exc:
+            review.close()
+            raise CommandError(f"--port {args.port}: {exc.strerror or exc}") from None
+        print(f"scilabel review: {len(review)} page(s) at {server.url} (gold files in {args.gold}); Ctrl+C ends",
+              file=sys.stderr)
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
+            review.close()
+
+
 def cmd_train_refs(args: argparse.Namespace) -> None:
     """Train the reference field parser and save it with its model card."""
     from .references.training import train_reference_parser
@@ -631,6 +653,14 @@ def build_parser() -> argparse.ArgumentParser:
                      "footnotes, references", models=True)
     p.add_argument("--format", choices=formats(STRUCTURE), default="xml")
     p.add_argument("--block-model", type=Path, help="block model file (default: the shipped one, models/scilabel-blocks.npz)")
+
+    p = page_command("review", cmd_review, "review a page's labels in the browser (a local app on 127.0.0.1) and "
+                     "save them as gold", models=True)
+    p.add_argument("--gold", type=Path, default=Path("gold"),
+                   help="folder of the gold files read and written, <source>/<name>.json (default ./gold)")
+    p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0: any free port)")
+    p.add_argument("--order", choices=("path", "uncertainty"), default="path",
+                   help="page order: by path, or the pages the model is least sure of first")
 
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),
