@@ -280,3 +280,40 @@ def test_review_command_errors(tmp_path, capsys):
     assert re.search(r"missing\.html: no such page or directory", capsys.readouterr().err)
     assert main(["review", str(tmp_path)]) == 1
     assert "no HTML pages to review" in capsys.readouterr().err
+
+
+def test_reviewed_gold_trains_and_evaluates(app, labeler, scorer, tmp_path, monkeypatch, capsys):
+    from scilabel.corpus.dataset import load_zones
+    from scilabel.persistence import save_model
+    from scilabel.review.gold import gold_dataset
+    from scilabel.training import repeat_pages
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    page = app.review.page(1)
+    gold_dir = tmp_path / "reviewed"
+    page.relabel([zone_of(app, "Summary", 1)], "abstract_heading")
+    path = page.save(gold_dir)
+    assert path == gold_dir / "journal" / "b_second.json"
+    dataset = gold_dataset(gold_dir, workers=1)
+    zones = load_zones([dataset])
+    assert zones["label"].tolist() == page.labels.tolist()  # every zone's saved label, headings included
+    weighted = repeat_pages(zones, 3)
+    assert len(weighted) == 3 * len(zones) and weighted["document"].nunique() == 3
+    with pytest.raises(ValueError, match="at least 1"):
+        repeat_pages(zones, 0)
+    model = save_model(labeler, tmp_path / "small.npz", {"name": "small"})
+    out = tmp_path / "eval"
+    assert main(["evaluate", "--model", str(model), "--gold", str(gold_dir), "--out", str(out)]) == 0
+    ours = capsys.readouterr().out
+    report = json.loads((out / "gold_reviewed.json").read_text())
+    expected = scorer.aggregate([{"labels": scorer.score_page(json.loads(path.read_text()),
+                                                              zone_records(page.zones["text"], labeler.predict(zones)))[0]}])
+    assert report["small"]["summary"] == expected
+    assert main(["evaluate", "--model", str(model), "--gold", str(gold_dir), "--scorer",
+                 str(Path(scorer.__file__))]) == 0
+    assert capsys.readouterr().out == ours  # the reference scorer prints the same table
+    trained = tmp_path / "tuned.npz"
+    assert main(["train", "--data", str(dataset), "--gold", str(gold_dir), "--gold-weight", "3", "--emission", "nb",
+                 "--out", str(trained)]) == 0
+    card = json.loads(capsys.readouterr().out)
+    assert card["trained_on"]["pages"] == 3 and card["trained_on"]["gold_weight"] == 3

@@ -12,16 +12,21 @@ texts: when the zone collector cuts the page otherwise, the labels are not reuse
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import __version__
+from .. import __version__, page_scores
 from ..atomic import write_text
-from ..corpus.gold import RANGE_KEYS, zone_digest
+from ..corpus.dataset import ZONES_FILE
+from ..corpus.gold import RANGE_KEYS, build_gold, zone_digest
 from ..fields import affiliation_texts, field_text, split_author_names
 from ..schema import FIELD_LABELS, LABELS
 
+log = logging.getLogger(__name__)
 #: What a reviewed gold file says it comes from.
 GOLD_SOURCE = "scilabel review: zone labels of the rendered page"
 
@@ -102,3 +107,33 @@ def read_gold_file(path: Path) -> dict | None:
     if not isinstance(record, dict) or "fields_scored" not in record:
         raise ValueError(f"{path}: not a gold file (no fields_scored)")
     return record
+
+
+def dataset_cache(folder: Path) -> Path:
+    """Where the labelled dataset of a gold folder is built: under ``$XDG_CACHE_HOME/scilabel/gold`` (else
+    ``~/.cache``), one folder per gold folder (its name and a hash of its resolved path), so that the gold
+    folder itself (perhaps read-only shared data) is never written."""
+    folder = Path(folder).resolve()
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "scilabel" / "gold"
+    return root / f"{folder.name}-{hashlib.sha256(str(folder).encode()).hexdigest()[:12]}"
+
+
+def gold_dataset(folder: Path, workers: int = 2, timeout: float = 10.0) -> Path:
+    """The labelled dataset of gold pages: ``folder`` itself when it is one (``scilabel corpus gold``),
+    else one built from its gold files (``<source>/<name>.json``, pages relative to the folder's parent)
+    in :func:`dataset_cache`, the pages rendered through the render cache and each zone labelled by its
+    saved ``zone_labels`` or its field ranges."""
+    folder = Path(folder)
+    if (folder / ZONES_FILE).exists():
+        return folder
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder}: no such gold folder")
+    out = dataset_cache(folder)
+    manifest = build_gold([folder], out, data_root=folder.resolve().parent, scorer=page_scores, workers=workers,
+                          timeout=timeout)
+    failed = manifest[manifest["render_error"].notna()]
+    for row in failed.itertuples():
+        log.warning("%s: not read, left out (%s)", row.document, row.render_error)
+    if len(failed) == len(manifest):
+        raise ValueError(f"{folder}: none of its gold pages could be read")
+    return out
