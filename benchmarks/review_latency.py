@@ -73,7 +73,9 @@ def main() -> None:
             server.shutdown()
             server.server_close()
             review.close()
-    report = {"zones": n, "server": spread(posted), "browser": spread(browser_ms)}
+    report = {"zones": n, "server": spread(posted), "browser": spread(browser_ms),
+              "server_one_zone": spread(posted[0::2]), "server_runs_of_50": spread(posted[1::2]),
+              "browser_one_zone": spread(browser_ms[0::2]), "browser_runs_of_50": spread(browser_ms[1::2])}
     print(json.dumps(report, indent=1))
     if args.out:
         write_text(args.out, json.dumps(report, indent=1))

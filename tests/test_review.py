@@ -97,7 +97,7 @@ def zone_of(server: ReviewServer, text: str, index: int = 0) -> int:
 
 
 def labels_shown(tab) -> list[str]:
-    return tab.eval_on_selector_all("#zone-list tbody tr", "rows => rows.sort((a, b) => a.dataset.i - b.dataset.i)"
+    return tab.eval_on_selector_all("#zone-list .row", "rows => rows.sort((a, b) => a.dataset.i - b.dataset.i)"
                                     ".map(r => r.children[1].textContent)")
 
 
@@ -119,7 +119,7 @@ def test_relabel_by_click_menu_and_keyboard(tab, app):
     assert "lab-other" in tab.get_attribute(f"#boxes .box[data-i='{journal}']", "class")
     metrics = zone_of(app, "Metrics")
     version = page.version
-    tab.click(f"#zone-list tr[data-i='{metrics}']")
+    tab.click(f"#zone-list .row[data-i='{metrics}']")
     tab.keyboard.press("1")  # title
     settle(tab, app, version + 1)
     assert page.labels[metrics] == "title" and labels_shown(tab)[metrics] == "title"
@@ -134,9 +134,9 @@ def test_select_a_run_by_shift_click_and_by_drag_then_undo(tab, app):
     page = app.review.page(0)
     first, last = zone_of(app, "Baldock"), zone_of(app, "Reyes DO")
     before = page.labels.copy()
-    tab.click(f"#zone-list tr[data-i='{first}']")
-    tab.click(f"#zone-list tr[data-i='{last}']", modifiers=["Shift"])
-    assert tab.eval_on_selector_all("#zone-list tr.selected", "rows => rows.map(r => +r.dataset.i)") == \
+    tab.click(f"#zone-list .row[data-i='{first}']")
+    tab.click(f"#zone-list .row[data-i='{last}']", modifiers=["Shift"])
+    assert tab.eval_on_selector_all("#zone-list .row.selected", "rows => rows.map(r => +r.dataset.i)") == \
         list(range(first, last + 1))
     version = page.version
     tab.keyboard.press("8")  # other
@@ -163,7 +163,7 @@ def test_save_reopen_and_score_the_gold(tab, app, pages, reader, labeler, scorer
     fixes = {"Journal of Example Ecology": "other", "Home Current issue": "other", "Metrics": "references_heading"}
     for text, label in fixes.items():
         version = page.version
-        tab.click(f"#zone-list tr[data-i='{zone_of(app, text)}']")
+        tab.click(f"#zone-list .row[data-i='{zone_of(app, text)}']")
         tab.keyboard.press(str(LABELS.index(label) + 1))
         if page.labels[zone_of(app, text)] != label:
             settle(tab, app, version + 1)

@@ -26,8 +26,8 @@ function paint(i) {
     (isSure(i) ? " sure" : "");
   box.style.setProperty("--c", colour(label));
   box.title = `${i}: ${label} (model: ${zone[5]}, p=${zone[6]})\n${zone[7].slice(0, 200)}`;
-  row.className = (app.selected.has(i) ? "selected" : "") + (changed ? " changed" : "") +
-    (filtering() && isSure(i) ? " hidden" : "");
+  row.className = "row" + (app.selected.has(i) ? " selected" : "") + (changed ? " changed" : "") +
+    (isSure(i) ? " hidden" : "");
   row.children[1].textContent = label;
   row.children[1].style.setProperty("--c", colour(label));
 }
@@ -73,23 +73,21 @@ function build(page) {
   app.selected = new Set();
   app.anchor = null;
   $("page-name").textContent = `${page.index + 1} / ${page.pages}: ${page.name}`;
-  const canvas = $("canvas"), boxes = $("boxes"), body = $("zone-list").tBodies[0];
+  const canvas = $("canvas"), boxes = $("boxes"), body = $("zone-list");
   const image = $("page-image");
   image.src = `/api/pages/${page.index}/screenshot.png?v=${Date.now()}`;
   const boxFragment = document.createDocumentFragment(), rowFragment = document.createDocumentFragment();
   app.boxes = page.zones.map((zone, i) => {
     const box = document.createElement("div");
     box.dataset.i = i;
-    box.style.left = zone[0] + "px"; box.style.top = zone[1] + "px";
-    box.style.width = Math.max(zone[2], 2) + "px"; box.style.height = Math.max(zone[3], 2) + "px";
     boxFragment.appendChild(box);
     return box;
   });
   app.rows = page.zones.map((zone, i) => {
-    const row = document.createElement("tr");
+    const row = document.createElement("div");
     row.dataset.i = i;
     for (const text of [String(i), zone[4], zone[6].toFixed(2), zone[7]]) {
-      const cell = document.createElement("td");
+      const cell = document.createElement("span");
       cell.textContent = text;
       row.appendChild(cell);
     }
@@ -100,22 +98,29 @@ function build(page) {
   body.replaceChildren(rowFragment);
   order();
   page.zones.forEach((_, i) => paint(i));
-  canvas.style.width = (page.page_width || 1280) + "px";
   fit();
   showStatus();
   location.hash = String(page.index);
 }
 
 function fit() {
-  const width = (app.page && app.page.page_width) || 1280;
+  // the page drawn to the view's width: picture and boxes sized here, not by a CSS transform (a scaled
+  // layer is drawn again whole at each change, which on a long page takes a second)
+  if (!app.page) return;
+  const width = app.page.page_width || 1280;
   const scale = Math.min(1, ($("view").clientWidth - 4) / width);
-  $("canvas").style.transform = `scale(${scale})`;
-  $("canvas").style.height = ($("page-image").naturalHeight || 0) + "px";
+  $("page-image").style.width = width * scale + "px";
+  $("canvas").style.width = width * scale + "px";
+  app.page.zones.forEach((zone, i) => {
+    const style = app.boxes[i].style;
+    style.left = zone[0] * scale + "px"; style.top = zone[1] * scale + "px";
+    style.width = Math.max(zone[2] * scale, 2) + "px"; style.height = Math.max(zone[3] * scale, 2) + "px";
+  });
 }
 
 function order() {
   // the zone list: page order, or the least sure first while the filter is on
-  const body = $("zone-list").tBodies[0];
+  const body = $("zone-list");
   const rows = app.page.zones.map((_, i) => i);
   if (filtering()) rows.sort((a, b) => app.page.zones[a][6] - app.page.zones[b][6]);
   body.replaceChildren(...rows.map((i) => app.rows[i]));
@@ -183,7 +188,7 @@ function open(index) {
 function move(step, extend) {
   const n = app.page.zones.length;
   if (!n) return;
-  const visible = [...$("zone-list").tBodies[0].children].filter((r) => !r.classList.contains("hidden"))
+  const visible = [...$("zone-list").children].filter((r) => !r.classList.contains("hidden"))
     .map((r) => Number(r.dataset.i));
   const current = app.selected.size ? (step > 0 ? Math.max(...app.selected) : Math.min(...app.selected)) : -1;
   const at = visible.indexOf(current);
@@ -236,7 +241,7 @@ function wire() {
     const i = zoneOf(event);
     if (app.dragging && i !== null && app.anchor !== null) select(run(app.anchor, i), true);
   };
-  for (const area of [$("boxes"), $("zone-list").tBodies[0]]) {
+  for (const area of [$("boxes"), $("zone-list")]) {
     area.addEventListener("mousedown", press);
     area.addEventListener("mouseover", over);
   }
