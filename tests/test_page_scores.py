@@ -10,7 +10,7 @@ from scilabel.corpus.gold import read_gold
 
 
 def _predictions(gold: dict) -> dict[str, list[dict]]:
-    """Zone predictions of several kinds built from a page's gold texts: right, crossed, cut, noisy."""
+    """Zone predictions of several kinds built from a page's gold texts: right, crossed, noisy, none."""
     text = {label: page_scores.gold_text(gold, label) for label in page_scores.SCORED}
     right = [{"label": label, "text": value} for label, value in text.items()]
     crossed = [{"label": "authors", "text": text["affiliations"] + " " + text["authors"]},
@@ -18,12 +18,11 @@ def _predictions(gold: dict) -> dict[str, list[dict]]:
                {"label": "title", "text": text["title"][: len(text["title"]) // 2]},
                {"label": "references", "text": text["abstract"]},
                {"label": "abstract_heading", "text": "Abstract"}]
-    cut = [{"label": label, "text": value if label == "title" else value[: len(value) * 2 // 3]}
-           for label, value in text.items()]
-    noisy = [*right, {"label": "references", "text": "https://doi.org/10.1000/x1 CrossRef Google Scholar 1, 2a Bé"},
+    noisy = [{"label": "title", "text": text["title"]},
+             {"label": "references", "text": "https://doi.org/10.1000/x1 CrossRef Google Scholar 1, 2a Bé"},
              {"label": "authors", "text": "Keskin1,2 and ÉMILE b Ünal"}, {"label": "unknown", "text": "x"},
              {"label": "title", "text": None}, "not a zone"]
-    return {"right": right, "crossed": crossed, "cut": cut, "noisy": noisy, "none": []}
+    return {"right": right, "crossed": crossed, "noisy": noisy, "none": []}
 
 
 def test_same_scores_as_the_reference_on_the_shared_gold(shared_data, scorer):
