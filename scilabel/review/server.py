@@ -108,9 +108,13 @@ class ReviewHandler(BaseHTTPRequestHandler):
             status, content_type, body = route(self.path.split("?", 1)[0])
         except RequestError as exc:
             status, content_type, body = exc.status, "application/json", json.dumps({"error": str(exc)}).encode()
-        except PageError as exc:
+        except PageError as exc:  # the page could not be read
             status, content_type, body = HTTPStatus.UNPROCESSABLE_ENTITY, "application/json", \
                 json.dumps({"error": str(exc).splitlines()[0]}).encode()
+        except OSError as exc:  # the gold file could not be written
+            log.error("%s: %s", self.path, exc)
+            status, content_type, body = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json", \
+                json.dumps({"error": f"{exc.filename or ''}: {exc.strerror or exc}"}).encode()
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))

@@ -179,7 +179,7 @@ function save() {
   });
 }
 
-function open(index) {
+function openPage(index) {
   if (index < 0 || index >= app.session.pages.length) return;
   say("reading page " + (index + 1) + " …");
   queue(async () => build(await call(`/api/pages/${index}`)));
@@ -206,8 +206,8 @@ function keys(event) {
   else if (key === "Delete" || key === "Backspace") setLabel("other");
   else if (key === "u" || (ctrl && key === "z")) undo();
   else if (key === "s" || (ctrl && key === "s")) save();
-  else if (key === "n") open(app.page.index + 1);
-  else if (key === "p") open(app.page.index - 1);
+  else if (key === "n") openPage(app.page.index + 1);
+  else if (key === "p") openPage(app.page.index - 1);
   else if (key === "ArrowDown" || key === "j") move(1, event.shiftKey);
   else if (key === "ArrowUp" || key === "k") move(-1, event.shiftKey);
   else if (key === "Escape") select([]);
@@ -249,8 +249,8 @@ function wire() {
   document.addEventListener("keydown", keys);
   $("undo").addEventListener("click", undo);
   $("save").addEventListener("click", save);
-  $("prev").addEventListener("click", () => open(app.page.index - 1));
-  $("next").addEventListener("click", () => open(app.page.index + 1));
+  $("prev").addEventListener("click", () => openPage(app.page.index - 1));
+  $("next").addEventListener("click", () => openPage(app.page.index + 1));
   $("unsure").addEventListener("change", refilter);
   $("threshold").addEventListener("change", refilter);
   $("page-image").addEventListener("load", fit);
@@ -261,7 +261,7 @@ async function start() {
   app.session = await call("/api/session");
   wire();
   const first = parseInt(location.hash.slice(1), 10);
-  open(Number.isInteger(first) ? first : 0);
+  openPage(Number.isInteger(first) ? first : 0);
 }
 
 start().catch((error) => say("error: " + error.message));
