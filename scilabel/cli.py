@@ -377,6 +377,28 @@ def cmd_structure(args: argparse.Namespace) -> None:
     _emit(WRITERS[args.format].structure(article), args.output)
 
 
+def cmd_review(args: argparse.Namespace) -> None:
+    """Serve the review app on 127.0.0.1 for a page or a directory of pages until interrupted."""
+    from .review import Review, ReviewServer, review_sources
+
+    sources = review_sources(Path(args.page))
+    with _opening(reader_for(sources[0], **_reader_options(args))) as reader:
+        labeler, _ = _load_models(args)
+        review = Review(sources, reader(), labeler, args.gold, order=args.order)
+        try:
+            server = ReviewServer(review, args.port)
+        except OSError as exc:
+            review.close()
+            raise CommandError(f"--port {args.port}: {exc.strerror or exc}") from None
+        print(f"scilabel review: {len(review)} page(s) at {server.url} (gold files in {args.gold}); Ctrl+C ends",
+              file=sys.stderr)
+        try:
+            server.serve_forever()
+        finally:
+            server.server_close()
+            review.close()
+
+
 def cmd_train_refs(args: argparse.Namespace) -> None:
     """Train the reference field parser and save it with its model card."""
     from .references.training import train_reference_parser
@@ -406,8 +428,12 @@ def cmd_train(args: argparse.Namespace) -> None:
     from .training import train_labeler
 
     hmm = {name: getattr(args, name) for name in HMM_SETTINGS if hasattr(args, name)}
+    from .review.gold import gold_dataset
+
+    gold = [gold_dataset(_existing_dir(folder, "gold"), args.workers) for folder in args.gold]
     labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, topology=args.topology,
-                            workers=args.workers, random_state=args.random_state, gold=args.gold, **hmm)
+                            workers=args.workers, random_state=args.random_state, gold=gold,
+                            gold_weight=args.gold_weight, **hmm)
     print(json.dumps(labeler.model_card_, indent=2))
 
 
@@ -456,6 +482,8 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
     from .persistence import SHIPPED_MODELS, load_model, model_path
     from .training import ensure_rendered
 
+    if not args.data and not args.gold:
+        raise CommandError("give the dataset folders to score (--data) or reviewed gold (--gold)")
     if args.gold_cv:
         return cmd_gold_cv(args)
 
@@ -468,6 +496,8 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         systems[name] = _labeler_system(labeler)
         if args.ablation:  # same fitted emissions, zones labelled independently
             systems[name + " (no HMM)"] = _labeler_system(copy.copy(labeler).set_params(sequence=False))
+    if args.gold:
+        return _evaluate_gold(systems, args)
     for folder in args.data:
         ensure_rendered(folder)
     result = evaluate(systems, args.data, split=args.split)
@@ -500,6 +530,22 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
             plot_confusion(table, f"{name} ({args.split})", args.out / f"confusion_{safe}.png")
         print(f"tables and confusion matrices in {args.out}")
+
+
+def _evaluate_gold(systems: dict, args: argparse.Namespace) -> None:
+    """Score the models on reviewed gold pages, field by field, as the shared data's page scorer does."""
+    from . import page_scores
+    from .corpus.gold import load_page_scorer
+    from .evaluation import gold_table, score_gold_pages
+    from .review.gold import gold_dataset
+
+    scorer = load_page_scorer(args.scorer) if args.scorer else page_scores
+    for folder in args.gold:
+        results = score_gold_pages(systems, gold_dataset(_existing_dir(folder, "gold")), scorer)
+        print(f"{folder}: {gold_table(results, scorer)}")
+        if args.out:
+            report = {name: {"summary": scorer.aggregate(pages), "pages": pages} for name, pages in results.items()}
+            write_text(args.out / f"gold_{folder.name}.json", json.dumps(report, indent=1, ensure_ascii=False))
 
 
 def _structure_table(systems: dict, args: argparse.Namespace) -> pd.DataFrame:
@@ -632,6 +678,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=formats(STRUCTURE), default="xml")
     p.add_argument("--block-model", type=Path, help="block model file (default: the shipped one, models/scilabel-blocks.npz)")
 
+    p = page_command("review", cmd_review, "review a page's labels in the browser (a local app on 127.0.0.1) and "
+                     "save them as gold", models=True)
+    p.add_argument("--gold", type=Path, default=Path("gold"),
+                   help="folder of the gold files read and written, <source>/<name>.json (default ./gold)")
+    p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0: any free port)")
+    p.add_argument("--order", choices=("path", "uncertainty"), default="path",
+                   help="page order: by path, or the pages the model is least sure of first")
+
     p = sub.add_parser("train-refs", help="train the reference field parser (CRF)")
     p.add_argument("--data", type=Path, default=_default_data(),
                    help="shared data folder: labelled strings in references/, JATS articles in jats/")
@@ -652,8 +706,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train a labeller on dataset folders")
     p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders (scilabel corpus generate/silver)")
     p.add_argument("--gold", type=Path, nargs="*", default=[],
-                   help="reviewed gold datasets (scilabel corpus gold) trained on whole, every split: the real "
-                        "pages a shipped model learns from (the model card's test figures leave them out)")
+                   help="reviewed gold trained on whole, every split: datasets (scilabel corpus gold) or folders of "
+                        "gold files (scilabel review); the real pages a shipped model learns from (the model card's "
+                        "test figures leave them out)")
+    p.add_argument("--gold-weight", type=int, default=1, metavar="N",
+                   help="each --gold page counts N times in training (default 1)")
     p.add_argument("--emission", default="nb", metavar="NAME",
                    help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,
@@ -676,7 +733,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("evaluate", help="score models per label on dataset folders")
     p.add_argument("--model", nargs="+", help="model files, or emission names (nb, svm) for their shipped models "
                                               "(default: every shipped model)")
-    p.add_argument("--data", type=Path, nargs="+", required=True, help="dataset folders")
+    p.add_argument("--data", type=Path, nargs="+", help="dataset folders")
+    p.add_argument("--gold", type=Path, nargs="+", metavar="DIR",
+                   help="instead of --data: reviewed gold (folders of gold files from scilabel review, or gold "
+                        "datasets), every page scored per field as tools/score_pages.py scores (--scorer: with it)")
     p.add_argument("--split", default="test", help="which split to score (default test)")
     p.add_argument("--ablation", action="store_true", help="also score each model with sequence=False (no HMM)")
     p.add_argument("--trust-model", action="store_true", help=TRUST_HELP)

@@ -6,11 +6,13 @@ page, a confusion matrix per system and the worst pages.
 """
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
@@ -144,6 +146,50 @@ def _tables(details: pd.DataFrame, timing: pd.DataFrame) -> tuple[pd.DataFrame, 
     summary = summary.merge(timing, on=["system", "dataset"], how="left")
     by_group = wide.drop(index="all", level="group").reset_index()
     return summary.round(1), by_group.round(1)
+
+
+def score_gold_pages(systems: dict[str, System], gold_dataset: Path, scorer: ModuleType) -> dict[str, list[dict]]:
+    """Label every page of a gold dataset (``scilabel corpus gold``, or one built from reviewed gold by
+    :func:`scilabel.review.gold.gold_dataset`) with each system and score its fields against the page's
+    gold file with ``scorer`` (:mod:`scilabel.page_scores`, or the shared data's ``score_pages`` module).
+
+    Returns system -> per-page results (``page``, ``publisher``, ``title_similarity``, ``labels``), the
+    input of ``scorer.aggregate``.
+    """
+    from .corpus.gold import zone_records
+
+    manifest = pd.read_csv(Path(gold_dataset) / MANIFEST_FILE)
+    manifest = manifest[manifest["render_error"].isna()]
+    golds = {row.document: json.loads(Path(row.gold_file).read_text(encoding="utf-8")) for row in manifest.itertuples()}
+    publisher = dict(zip(manifest["document"], manifest["group"]))
+    zones = load_zones([gold_dataset])
+    results: dict[str, list[dict]] = {name: [] for name in systems}
+    for page, frame in zones[zones["document"].isin(golds)].groupby("document", sort=False):
+        frame = frame.reset_index(drop=True)
+        for name, system in systems.items():
+            scores, similarity, _ = scorer.score_page(golds[page], zone_records(frame["text"], system(frame)))
+            results[name].append({"page": golds[page]["page"], "publisher": publisher[page],
+                                  "title_similarity": similarity, "labels": scores})
+    return results
+
+
+def gold_table(results: dict[str, list[dict]], scorer: ModuleType) -> str:
+    """Token F1 per field (micro / macro) of each system, then micro F1 per publisher and system."""
+    fields = list(scorer.SCORED)
+    lines = [f"{'system':30}" + "".join(f"{f[:12]:>19}" for f in fields) + "   (token F1 micro/macro, pages)"]
+    for name, pages in results.items():
+        summary = scorer.aggregate(pages)
+        lines.append(f"{name[:30]:30}" + "".join(
+            f"{summary[f]['F1_micro']:.3f}/{summary[f]['F1_macro']:.3f} ({summary[f]['n_pages']})".rjust(19)
+            if f in summary else f"{'-':>19}" for f in fields))
+    lines.append(f"\nmicro F1 by publisher {'':38} pages" + "".join(f"{f[:7]:>8}" for f in fields))
+    for name, pages in results.items():
+        for group in sorted({p["publisher"] for p in pages}):
+            chosen = [p for p in pages if p["publisher"] == group]
+            summary = scorer.aggregate(chosen)
+            lines.append(f"  {name[:28]:28} {group[:30]:30} {len(chosen):3d}" + "".join(
+                f"{summary[f]['F1_micro']:8.3f}" if f in summary else f"{'-':>8}" for f in fields))
+    return "\n".join(lines)
 
 
 def render_ms_per_page(folder: Path, split: str = "test", sample: int = 20) -> float:

@@ -30,13 +30,14 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
                   topology: str = DEFAULT_TOPOLOGY, split: str = "train", workers: int = 2,
-                  random_state: int = 0, gold: list[Path] = (), **hmm: float | None) -> ZoneLabeler:
+                  random_state: int = 0, gold: list[Path] = (), gold_weight: int = 1, **hmm: float | None) -> ZoneLabeler:
     """Fit a labeller with the ``emission`` model (a name in :data:`~scilabel.emission.EMISSIONS`) on the
     ``split`` pages of the datasets and save it with its model card; ``hmm`` overrides ZoneLabeler's
     transition settings (:data:`~scilabel.hmm.TRANSITION_SETTINGS`; None keeps the counted estimate).
     ``random_state`` seeds an emission that has one (the SVM's training sample and solver; the Naive
     Bayes fit has no randomness): refits with several seeds tell a real difference from noise. Every page
-    of the ``gold`` datasets (reviewed real pages) is trained on too, whatever its split."""
+    of the ``gold`` datasets (reviewed real pages) is trained on too, whatever its split, ``gold_weight``
+    times (:func:`repeat_pages`)."""
     if emission not in EMISSIONS:
         raise ValueError(f"unknown emission {emission!r} (one of {', '.join(EMISSIONS)})")
     estimator = EMISSIONS[emission].estimator
@@ -46,7 +47,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     zones = load_zones(datasets)
     zones = zones[zones["split"] == split]
     if gold:
-        zones = pd.concat([zones, load_zones(gold)], ignore_index=True)
+        zones = pd.concat([zones, repeat_pages(load_zones(gold), gold_weight)], ignore_index=True)
     zones = zones.reset_index(drop=True)
     if zones.empty:
         raise ValueError(f"no {split!r} pages in {', '.join(map(str, datasets))}")
@@ -64,6 +65,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         "topology": topology,
         **{name: getattr(labeler, name) for name in TRANSITION_SETTINGS},
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split, "gold": [str(d) for d in gold],
+                       "gold_weight": gold_weight,
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,
         "fit_seconds": round(seconds, 2),
@@ -73,6 +75,16 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     save_model(labeler, out, card)
     log.info("trained %s on %d pages in %.1fs -> %s", emission, labeler.n_pages_, seconds, out)
     return labeler
+
+
+def repeat_pages(zones: pd.DataFrame, times: int) -> pd.DataFrame:
+    """The pages of ``zones`` ``times`` over, each copy a page of its own (``document`` suffixed ``#2``,
+    ``#3`` ...): how reviewed pages weigh more in training than their number, in the emission's fit and in
+    the HMM's counts alike."""
+    if times < 1:
+        raise ValueError(f"a page weight is a whole number of at least 1, not {times}")
+    copies = [zones.assign(document=zones["document"].astype(str) + f"#{k}") for k in range(2, times + 1)]
+    return pd.concat([zones, *copies], ignore_index=True)
 
 
 def metrics_on_test_pages(labeler: ZoneLabeler, datasets: list[Path]) -> dict:

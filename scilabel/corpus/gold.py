@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import fnmatch
+import hashlib
 import importlib.util
 import json
 import logging
@@ -96,6 +97,26 @@ def gold_labels(gold: dict, n_zones: int) -> np.ndarray:
     return labels
 
 
+def zone_digest(texts) -> str:
+    """A short hash of a page's zone texts in order: which zones a review's ``zone_labels`` belong to."""
+    digest = hashlib.sha256()
+    for text in texts:
+        digest.update(str(text).encode("utf-8") + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def page_labels(gold: dict, texts) -> np.ndarray:
+    """Label of each zone of a page whose zones have ``texts``: the gold's ``zone_labels`` (written by
+    ``scilabel review``, headings included) when they were saved for these very zones, else the labels
+    of its field ranges (:func:`gold_labels`)."""
+    saved = gold.get("zone_labels")
+    if saved is not None and len(saved) == len(texts) and gold.get("zone_digest") == zone_digest(texts):
+        return np.asarray(saved, dtype=object)
+    if saved is not None:
+        log.warning("%s: the page's zones have changed since its review; its field ranges are used", gold["page"])
+    return gold_labels(gold, len(texts))
+
+
 def load_page_scorer(path: Path) -> ModuleType:
     """The shared data's page scorer (``tools/score_pages.py``), imported as a module: the project
     scores real pages with its functions (``score_page``, ``aggregate``, ``tokens``), never a copy."""
@@ -136,7 +157,7 @@ def build_gold(gold_dirs: list[Path], out_dir: Path, data_root: Path, scorer: Mo
                "fields": " ".join(gold["fields_scored"]), "html_path": str(cached.path),
                "gold_file": gold["gold_file"], "render_error": cached.error}
         if cached.zones is not None:
-            labels = gold_labels(gold, len(cached.zones))
+            labels = page_labels(gold, cached.zones["text"].tolist())
             frame = cached.zones.assign(document=gold["page"], split=row["split"], group=row["group"], label=labels)
             frames.append(frame)
             checks, _, _ = scorer.score_page(gold, zone_records(frame["text"], labels))
