@@ -47,3 +47,20 @@ def draw_overlay(
     with atomic_path(target) as tmp:
         Image.alpha_composite(base, layer).convert("RGB").save(tmp, format="PNG")
     return target
+
+
+def overlay_path(folder: Path, source: str) -> Path:
+    """Where a run over many pages saves the overlay of ``source``: under ``folder`` at the page's own
+    path as given (``pages/x/index.html`` -> ``folder/pages/x/index.png``; an absolute path without its
+    root, ``..`` and ``.`` left out; a URL as ``host/path``), so that pages of the same name in different
+    folders keep apart."""
+    from urllib.parse import urlsplit
+
+    if source.startswith(("http://", "https://")):
+        url = urlsplit(source)
+        parts = [url.netloc, *url.path.split("/")] + ([url.query] if url.query else [])
+    else:
+        parts = list(Path(source).parts)
+    safe = ["".join(c if c.isalnum() or c in "-_.@" else "_" for c in part) for part in parts]
+    safe = [part for part in safe if part.strip("._")] or ["page"]
+    return folder.joinpath(*safe[:-1], Path(safe[-1]).stem + ".png")

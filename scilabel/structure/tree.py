@@ -115,6 +115,8 @@ class Article:
     sections: list[Section] = field(default_factory=list)
     footnotes: list[Footnote] = field(default_factory=list)
     references: list[dict] = field(default_factory=list)
+    source: str | None = None  #: the page as given (a path or URL)
+    metadata: dict | None = None  #: what the page declares about itself (``PageMeta.record()``), if read
 
     def walk(self) -> Iterator[Section]:
         """Every body section, depth first."""
