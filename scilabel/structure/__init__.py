@@ -22,11 +22,11 @@ from .blocks import group_blocks
 from .classify import classify_zones
 from .model import BlockModel
 from .sentences import split_sentences
-from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article
+from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article, references_section
 
 __all__ = [
     "Article", "Figure", "Footnote", "Item", "Paragraph", "Section", "Sentence",
-    "article_structure", "classify_zones", "group_blocks", "main_content", "page_article", "split_sentences",
+    "article_structure", "classify_zones", "group_blocks", "main_content", "page_article", "references_section", "split_sentences",
     "structure_page",
 ]
 
@@ -61,6 +61,6 @@ def page_article(read: ReadPage, labeler: ZoneLabeler, model: BlockModel | None 
     source and, unless the labeller is set to ``page_metadata=False``, its declared metadata."""
     article = build_article(read.document.zones, read.labels.labels, read.references.references, model)
     article.source = str(read.document.source)
-    if labeler.page_metadata and read.document.metadata is not None:
+    if getattr(labeler, "page_metadata", True) and read.document.metadata is not None:
         article.metadata = read.document.metadata.record()
     return article

