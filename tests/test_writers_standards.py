@@ -86,3 +86,30 @@ def test_jats_without_an_issn_fails_the_dtd_only_there(article):
     assert not dtd.validate(etree.fromstring(WRITERS["jats"].structure(bare).encode("utf-8")))
     errors = [e.message for e in dtd.error_log.filter_from_errors()]
     assert errors and all("journal-meta" in message for message in errors), errors
+
+
+def test_tei_reads_as_grobid_output(article):
+    import grobid_tei_xml
+
+    text = WRITERS["tei"].structure(article)
+    doc = grobid_tei_xml.parse_document_xml(text)
+    header = doc.header
+    assert header.title == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
+    assert [(a.given_name, a.surname) for a in header.authors] == [
+        ("Marta", "Kowalczyk"), ("Daniel", "Reyes"), ("Ingrid", "Halvorsen")]
+    assert (header.journal, header.doi, header.date, header.volume, header.first_page, header.last_page) == (
+        "Journal of Example Ecology", "10.0000/jee.2024.0042", "2024-03-14", "12", "101", "118")
+    assert header.publisher == "Example Press" and header.issn == "1234-5678"
+    assert doc.abstract.startswith("Cities offer bumblebees")
+    assert "Introduction" in doc.body and "More for You" not in doc.body
+    assert len(doc.citations) == 4 and [c.id for c in doc.citations] == ["b0", "b1", "b2", "b3"]
+    second = doc.citations[1]
+    assert [a.surname for a in second.authors] == ["Timberlake", "Vaughan", "Memmott"]
+    assert (second.journal, second.volume, second.issue, second.first_page, second.last_page, second.date) == (
+        "J Appl Ecol", "56", "7", "1585", "1596", "2019")
+    assert second.unstructured.startswith("Timberlake TP")
+    root = etree.fromstring(text.encode("utf-8"))
+    tei = {"t": "http://www.tei-c.org/ns/1.0"}
+    refs = [(r.text, r.get("target")) for r in root.iterfind(".//t:body//t:s/t:ref[@type='bibr']", tei)]
+    assert refs == [("[1]", "#b0"), ("[2, 3]", "#b1 #b2"), ("[4]", "#b3")]
+    assert [h.text for h in root.iterfind(".//t:body/t:div/t:head", tei)] == ["Introduction", "Methods"]

@@ -14,6 +14,7 @@ from ..references.names import split_name
 from .anchors import citation_spans
 from .base import Writer
 from .citation import entry_kind, page_range
+from .front import author_affiliations
 from .xmltree import append_text, document, leaf, sub
 
 if TYPE_CHECKING:
@@ -159,14 +160,12 @@ def _journal_meta(front: etree._Element, meta: dict) -> None:
         sub(sub(journal, "publisher"), "publisher-name", meta["publisher"])
 
 
-def _contributors(meta_el: etree._Element, article: Article, meta: dict) -> None:
-    """Authors with name parts, each linked to the affiliations the page declares for them (every
-    author to the one affiliation when there is one); the affiliations numbered and labelled."""
-    affs = {text: f"aff{n}" for n, text in enumerate(article.affiliations, 1)}
-    declared = {_fold(p["name"]): p.get("affiliations") or [] for p in meta.get("authors") or [] if p.get("name")}
+def _contributors(meta_el: etree._Element, article: Article) -> None:
+    """Authors with name parts, each linked to its affiliations (:func:`~.front.author_affiliations`);
+    the affiliations numbered and labelled."""
     if article.authors:
         group = sub(meta_el, "contrib-group")
-        for name in article.authors:
+        for name, linked in zip(article.authors, author_affiliations(article)):
             contrib = sub(group, "contrib", **{"contrib-type": "author"})
             parts = split_name(name)
             if parts.get("family"):
@@ -175,25 +174,19 @@ def _contributors(meta_el: etree._Element, article: Article, meta: dict) -> None
                 leaf(el, "given-names", parts.get("given"))
             else:
                 sub(contrib, "string-name", name)
-            linked = list(affs.values()) if len(affs) == 1 else [
-                affs[a] for a in affs if any(_fold(d) and _fold(d) in _fold(a) for d in declared.get(_fold(name), []))]
-            for rid in linked:
-                sub(contrib, "xref", str(int(rid[3:])), **{"ref-type": "aff", "rid": rid})
-    for text, rid in affs.items():
-        aff = sub(meta_el, "aff", id=rid)
-        sub(aff, "label", rid[3:])
+            for i in linked:
+                sub(contrib, "xref", str(i + 1), **{"ref-type": "aff", "rid": f"aff{i + 1}"})
+    for n, text in enumerate(article.affiliations, 1):
+        aff = sub(meta_el, "aff", id=f"aff{n}")
+        sub(aff, "label", str(n))
         append_text(aff, text)
-
-
-def _fold(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _article_meta(front: etree._Element, article: Article, meta: dict, context: _Context) -> None:
     el = sub(front, "article-meta")
     leaf(el, "article-id", meta.get("doi"), **{"pub-id-type": "doi"})
     sub(sub(el, "title-group"), "article-title", article.title or meta.get("title"))
-    _contributors(el, article, meta)
+    _contributors(el, article)
     for kind, value in (("pub", meta.get("publication_date")), ("epub", meta.get("online_date"))):
         date = _DATE.search(value or "")
         if date:
