@@ -113,3 +113,84 @@ def test_tei_reads_as_grobid_output(article):
     refs = [(r.text, r.get("target")) for r in root.iterfind(".//t:body//t:s/t:ref[@type='bibr']", tei)]
     assert refs == [("[1]", "#b0"), ("[2, 3]", "#b1 #b2"), ("[4]", "#b3")]
     assert [h.text for h in root.iterfind(".//t:body/t:div/t:head", tei)] == ["Introduction", "Methods"]
+
+
+#: Printed references of several kinds, parsed by the shipped parser in the tests below.
+PRINTED = [
+    "Timberlake TP, Vaughan IP, Memmott J. Phenology of farmland floral resources reveals seasonal gaps in nectar "
+    "availability for bumblebees. J Appl Ecol. 2019;56(7):1585-1596.",
+    "Goulson D, Nicholls E, Botías C, et al. Bee declines driven by combined stress from parasites, pesticides, and "
+    "lack of flowers. Science. 2015;347(6229):1255957.",
+    "Heinrich B. Bumblebee economics. Cambridge, MA: Harvard University Press; 2004.",
+    "Foraging notes from the field.",
+]
+
+
+@pytest.fixture(scope="module")
+def parsed() -> list[dict]:
+    from scilabel.references import load_parser
+
+    parser = load_parser(None)
+    return [parser.parse(text) for text in PRINTED]
+
+
+def test_bibtex_formats_with_pybtex_plain_style(parsed):
+    from pybtex.database import parse_string
+    from pybtex.plugin import find_plugin
+
+    text = WRITERS["bibtex"].references(parsed)
+    data = parse_string(text, "bibtex")
+    types = [entry.type for entry in data.entries.values()]
+    assert types == ["article", "article", "book", "misc"]
+    goulson = list(data.entries.values())[1]
+    assert [str(p) for p in goulson.persons["author"]][-1] == "others"  # "et al."
+    book = list(data.entries.values())[2]
+    assert (book.fields["publisher"], book.fields["address"]) == ("Harvard University Press", "Cambridge, MA")
+    assert list(data.entries.values())[3].fields["note"].startswith("As printed: Foraging notes")
+    style = find_plugin("pybtex.style.formatting", "plain")()
+    formatted = {entry.key: entry.text.render_as("text") for entry in style.format_bibliography(data)}
+    assert len(formatted) == 4
+    assert "Harvard University Press, Cambridge, MA, 2004" in formatted[book.key]
+    assert "Botías, and others. Bee declines" in formatted[goulson.key]
+
+
+def test_csl_renders_with_citeproc(parsed):
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    items = json.loads(WRITERS["csl"].references(parsed))
+    assert items[2]["type"] == "book" and items[2]["publisher"] == "Harvard University Press"
+    style = CitationStylesStyle("harvard-cite-them-right", validate=False)
+    bibliography = CitationStylesBibliography(style, CiteProcJSON(items), formatter.plain)
+    for item in items:
+        bibliography.register(Citation([CitationItem(item["id"])]))
+    rendered = [str(entry) for entry in bibliography.bibliography()]
+    assert len(rendered) == 4 and any("Harvard University Press" in r for r in rendered)
+    assert any("Timberlake" in r and "1585" in r for r in rendered)
+
+
+def test_ris_reads_back_with_rispy(parsed):
+    import rispy
+
+    entries = rispy.loads(WRITERS["ris"].references(parsed))
+    assert [e["type_of_reference"] for e in entries[:3]] == ["JOUR", "JOUR", "BOOK"]
+    assert entries[2]["publisher"] == "Harvard University Press" and entries[2]["place_published"] == "Cambridge, MA"
+    assert entries[0]["authors"] == ["Timberlake, T. P.", "Vaughan, I. P.", "Memmott, J."]
+    assert (entries[0]["start_page"], entries[0]["end_page"]) == ("1585", "1596")
+
+
+def test_the_articles_own_citation_in_every_format(article):
+    """The article's own reference from its label record: complete for its type in BibTeX, read back
+    by rispy and citeproc."""
+    import rispy
+    from pybtex.database import parse_string
+
+    record = {"source": "https://example.org/a", "title": article.title, "authors": article.authors,
+              "metadata": article.metadata, "metadata_conflicts": []}
+    [entry] = parse_string(WRITERS["cite-bibtex"].label([record]), "bibtex").entries.values()
+    assert entry.type == "article" and entry.fields["journal"] == "Journal of Example Ecology"
+    assert (entry.fields["year"], entry.fields["volume"], entry.fields["pages"]) == ("2024", "12", "101--118")
+    [ris] = rispy.loads(WRITERS["cite-ris"].label([record]))
+    assert ris["doi"] == "10.0000/jee.2024.0042" and ris["publisher"] == "Example Press"
+    [csl] = json.loads(WRITERS["cite-csl"].label([record]))
+    assert csl["container-title"] == "Journal of Example Ecology" and len(csl["author"]) == 3

@@ -27,7 +27,8 @@ DTD_PUBLIC_ID = "-//NLM//DTD JATS (Z39.96) Journal Publishing DTD v1.1 20151215/
 DTD_SYSTEM_ID = "JATS-journalpublishing1.dtd"
 DOCTYPE = f'<!DOCTYPE article PUBLIC "{DTD_PUBLIC_ID}" "{DTD_SYSTEM_ID}">'
 #: Reference kind (:func:`~scilabel.writers.citation.entry_kind`) -> JATS ``publication-type``.
-PUBLICATION_TYPES = {"article": "journal", "book": "book", "inproceedings": "confproc", "misc": "other"}
+PUBLICATION_TYPES = {"article": "journal", "book": "book", "incollection": "book", "inproceedings": "confproc",
+                     "misc": "other"}
 _DATE = re.compile(r"(\d{4})(?:[-/](\d{1,2}))?(?:[-/](\d{1,2}))?")
 
 
@@ -127,8 +128,7 @@ def _reference(parent: etree._Element, ref: dict) -> None:
     if kind == "book":  # a whole book: its title is the source
         leaf(fields, "source", ref.get("title") or ref.get("container"))
     else:
-        leaf(fields, "chapter-title" if kind == "inproceedings" and not ref.get("container") else "article-title",
-             ref.get("title"))
+        leaf(fields, "chapter-title" if kind == "incollection" else "article-title", ref.get("title"))
         leaf(fields, "source", ref.get("container"))
     leaf(fields, "publisher-loc", ref.get("location"))
     leaf(fields, "publisher-name", ref.get("publisher"))
