@@ -241,6 +241,8 @@ def cmd_label(args: argparse.Namespace) -> int:
     """Label the zones of a page, a URL, or every page of directories, lists and WARC files."""
     if args.baseline and (args.overlay or args.model or args.dask):
         raise CommandError("--baseline labels from the HTML alone: it takes neither --model, --overlay nor --dask")
+    if args.contact_sheet and not (args.overlay and _is_batch(args)):
+        raise CommandError("--contact-sheet gathers the overlays of many pages: give a directory (or list) and --overlay DIR")
     return _page_command(args, "label")
 
 
@@ -313,7 +315,7 @@ def _batch(args: argparse.Namespace, output: str) -> int:
                                  trust_model=args.trust_model, output=output,
                                  block_model=getattr(args, "block_model", None))
         records = label_many(todo(), workers=getattr(args, "workers", None) or 1, settings=settings, client=client)
-    failed, read, kept = 0, 0, []
+    failed, read, kept, drawn = 0, 0, [], []
     with stack, progress:
         for record in records:
             read += 1
@@ -327,14 +329,22 @@ def _batch(args: argparse.Namespace, output: str) -> int:
                     progress.write(f"scilabel: skipped: {record['error']}", file=sys.stderr)
             elif records_out is not None:
                 records_out.append(record)
+                drawn.append(record["source"])
             elif streamed:
                 _emit(WRITERS["jsonl"].label([record]), None)
+                drawn.append(record["source"])
             else:
                 kept.append(record)
+                drawn.append(record["source"])
     if records_out is not None:
         records_out.close()
     if failures is not None:
         failures.close()
+    if getattr(args, "contact_sheet", None) and drawn:
+        from .overlay import contact_sheet, overlay_path
+
+        contact_sheet([overlay_path(args.overlay, source) for source in sorted(drawn)], args.contact_sheet,
+                      root=args.overlay)
     if not streamed:
         writer = WRITERS[args.format]
         _emit(writer.label(kept, batch=True) if output == "label"
@@ -662,6 +672,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "write the references of the pages, the cite- formats the article's own citation)")
     p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (for many pages a "
                                                  "folder, each page's picture at its input path there)")
+    p.add_argument("--contact-sheet", type=Path, metavar="PNG",
+                   help="with many pages and --overlay: also a grid of every page's overlay, captioned, in this picture")
     p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
                                           "metatags", "readability"),
                    help="label with a comparison system instead of the HMM (same JSON schema)")

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from scilabel.cli import main
 from scilabel.overlay import overlay_path
@@ -33,6 +34,23 @@ def test_overlays_of_same_named_pages_keep_apart(tmp_path):
     assert overlay_path(tmp_path, "https://example.org/a/b?id=1") == tmp_path / "example.org/a/b/id_1.png"
 
 
+def test_overlay_has_a_legend_and_tags_that_cover_no_text(tmp_path):
+    from scilabel.overlay import LEGEND_HEIGHT, TAG_HEIGHT, draw_overlay, tag_position
+
+    shot = tmp_path / "page.png"
+    Image.new("RGB", (400, 300), "white").save(shot)
+    zones = [((20, 10, 300, 20), "title"), ((20, 34, 300, 16), "authors"), ((20, 60, 300, 80), "other")]
+    out = draw_overlay(shot, zones, tmp_path / "overlay.png")
+    with Image.open(out) as picture:
+        assert picture.size == (400, 300 + LEGEND_HEIGHT)
+        assert picture.getpixel((14, 13)) == (230, 57, 70)  # the legend's first swatch: title
+    taken = [(x, y, x + w, y + h) for (x, y, w, h), _ in zones]
+    # the authors' box sits between the title and a paragraph: its tag goes beside it, on no text
+    place = tag_position((18, 32, 322, 52), 50, taken, (400, 300))
+    assert not any(place[0] < b[2] and b[0] < place[2] and place[1] < b[3] and b[1] < place[3] for b in taken)
+    assert place[3] - place[1] == TAG_HEIGHT
+
+
 def test_a_directory_gives_json_lines_and_failures_whatever_the_count(capsys, tmp_path):
     pages = tmp_path / "pages"
     for folder in ("x", "y"):
@@ -40,7 +58,9 @@ def test_a_directory_gives_json_lines_and_failures_whatever_the_count(capsys, tm
         (pages / folder / "index.html").write_text(EXAMPLE_PAGE.read_text(encoding="utf-8"), encoding="utf-8")
     (pages / "bad.html").write_bytes(b"\x00\xff" * 300)
     out, failures, overlays = tmp_path / "out.jsonl", tmp_path / "failed.jsonl", tmp_path / "overlays"
-    assert main(["label", str(pages), "-o", str(out), "--failures", str(failures), "--overlay", str(overlays)]) == 3
+    sheet = tmp_path / "sheet.png"
+    assert main(["label", str(pages), "-o", str(out), "--failures", str(failures), "--overlay", str(overlays),
+                 "--contact-sheet", str(sheet)]) == 3
     err = capsys.readouterr().err
     assert "bad.html: not an HTML page (binary content)" in err and "1 of 3 pages failed" in err
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -48,6 +68,8 @@ def test_a_directory_gives_json_lines_and_failures_whatever_the_count(capsys, tm
     for record in records:
         validate_record(record, "label")
         assert overlay_path(overlays, record["source"]).read_bytes()[:4] == b"\x89PNG"
+    with Image.open(sheet) as picture:  # two pages side by side
+        assert picture.width > 2 * 320 and picture.height > 400
     [failure] = [json.loads(line) for line in failures.read_text(encoding="utf-8").splitlines()]
     validate_record(failure, "failure")
     assert failure["source"].endswith("bad.html")
