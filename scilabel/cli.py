@@ -198,6 +198,7 @@ def _stdin_page() -> str:
 def _page_command(args: argparse.Namespace, output: str) -> int:
     """``scilabel label``, ``refs`` or ``structure`` (``output``): one record for one page, JSON lines
     and a failures report for many."""
+    _check_compact(args)
     if _is_batch(args):
         return _batch(args, output)
     page = _stdin_page() if args.page[0] == "-" else args.page[0]
@@ -213,7 +214,7 @@ def _page_command(args: argparse.Namespace, output: str) -> int:
     with _opening(reader_for(page, **_reader_options(args))) as reader:
         labeler, parser = _load_models(args)
         read = read_page(reader(), labeler, parser, page, overlay=getattr(args, "overlay", None))
-    if output == "structure" and not args.compact and args.format not in STREAMED:
+    if output == "structure" and args.format not in STREAMED:
         from .structure import page_article
         from .structure.training import load_block_model
 
@@ -222,6 +223,11 @@ def _page_command(args: argparse.Namespace, output: str) -> int:
         return 0
     _emit(_one_record(args, page_output(read, labeler, output, getattr(args, "block_model", None)), output), args.output)
     return 0
+
+
+def _check_compact(args: argparse.Namespace) -> None:
+    if args.compact and args.format not in STREAMED:
+        raise CommandError(f"--compact writes a JSON record on one line: not --format {args.format}")
 
 
 def _one_record(args: argparse.Namespace, record: dict, output: str) -> str:
@@ -412,6 +418,7 @@ def cmd_refs(args: argparse.Namespace) -> int:
         return _page_command(args, "refs")
     if not args.string.strip():
         raise CommandError("--string: the reference text is empty")
+    _check_compact(args)
     reference = load_parser(args.refs_model, trust=args.trust_model).parse(args.string)
     if args.compact:
         _emit(json.dumps(reference, ensure_ascii=False), args.output)
@@ -423,7 +430,7 @@ def cmd_refs(args: argparse.Namespace) -> int:
 def cmd_structure(args: argparse.Namespace) -> int:
     """Print the article structure of a page (scilabel XML by default), or JSON lines of many."""
     if args.format is None:
-        args.format = "json" if _is_batch(args) else "xml"
+        args.format = "json" if args.compact or _is_batch(args) else "xml"
     return _page_command(args, "structure")
 
 

@@ -98,3 +98,20 @@ def test_standard_input_is_one_page(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"not a page")))
     assert main(["label", "-"]) == 1
     assert "-: standard input is not an HTML page" in capsys.readouterr().err
+
+
+def test_contract_misuse_is_a_one_line_error(capsys, tmp_path):
+    cases = [
+        (["refs", "--string", "Heinrich B. Bumblebee economics. 2004.", "--compact", "--format", "bibtex"],
+         "--compact writes a JSON record on one line: not --format bibtex"),
+        (["label", str(EXAMPLE_PAGE), "--contact-sheet", str(tmp_path / "s.png")], "--contact-sheet gathers"),
+        (["label", "-", str(EXAMPLE_PAGE)], "-: standard input is one page"),
+        (["structure", str(tmp_path)], "no pages to read"),
+    ]
+    for args, message in cases:
+        assert main(args) == 1
+        assert message in capsys.readouterr().err
+    assert main(["refs", "--string", "Heinrich B. Bumblebee economics. Cambridge, MA: Harvard University Press; 2004.",
+                 "--compact"]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert json.loads(line)["publisher"] == "Harvard University Press"
