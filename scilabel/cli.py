@@ -300,7 +300,7 @@ def _batch(args: argparse.Namespace, output: str) -> int:
         failures.path.unlink(missing_ok=True)
     warcs = any(is_warc(f) for f in files)
     progress = tqdm(total=None if warcs else sum(f not in done for f in files), unit="page", dynamic_ncols=True,
-                    disable=args.quiet or not sys.stderr.isatty(), desc=output)
+                    disable=args.quiet or not sys.stderr.isatty(), desc="labelling" if output == "label" else output)
     seen = set(done)
 
     def todo():
