@@ -2,7 +2,8 @@
 real-page gold: per page set (``gold/``, ``gold-extra/`` of the shared data), the share of entries
 complete for their type, both as written (an incomplete entry falls back to ``@misc``, which requires
 nothing) and before that fallback (the share of references whose fields make the entry their kind
-asks for), with the fields most often missing. Every entry is also formatted with pybtex's ``plain``
+asks for, ``misc`` by kind counting as complete), the share written as ``@misc`` (by kind or by
+fallback), and the fields most often missing. Every entry is also formatted with pybtex's ``plain``
 style, which fails on a missing required field.
 
     .venv/bin/python benchmarks/bibtex_completeness.py [--data ../shared/data] [--out build/bibtex]
@@ -24,7 +25,7 @@ from pathlib import Path
 from pybtex.database import parse_string
 from pybtex.plugin import find_plugin
 
-from scilabel.writers.bibtex import to_bibtex
+from scilabel.writers.bibtex import bibtex_type, to_bibtex
 from scilabel.writers.citation import entry_kind, missing_fields
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,10 +65,13 @@ def score(records: Path) -> dict:
         except Exception:  # noqa: BLE001 - pybtex raises its own errors for an entry it cannot format
             pass
     kinds = Counter(entry_kind(ref) for ref in refs)
+    written = Counter(bibtex_type(ref) for ref in refs)
     return {"pages": len(records.read_text(encoding="utf-8").splitlines()), "entries": len(refs),
             "complete_as_written": round(formatted / len(refs), 4) if refs else None,
             "complete_before_fallback": round(complete_as_kind / len(refs), 4) if refs else None,
-            "kinds": dict(kinds.most_common()), "missing": dict(missing.most_common(8))}
+            "written_as_misc": round(written["misc"] / len(refs), 4) if refs else None,
+            "kinds": dict(kinds.most_common()), "written": dict(written.most_common()),
+            "missing": dict(missing.most_common(8))}
 
 
 def main() -> None:
