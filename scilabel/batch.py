@@ -49,6 +49,8 @@ class LabelSettings:
     overlays: Path | None = None
     limits: Limits = field(default_factory=Limits)  #: what one page may use (deadline, size, nodes, memory)
     trust_model: bool = False  #: also load model pickles (which run code on load)
+    output: str = "label"  #: the record of each page: ``label``, ``refs`` or ``structure`` (pipeline.OUTPUTS)
+    block_model: Path | None = None  #: with ``output="structure"``, a block model file (default the shipped one)
 
     def load_models(self):
         """The zone labeller and the reference parser."""
@@ -138,15 +140,18 @@ class PageLabeller:
         return self._next_reader().read(source)
 
     def _record(self, document) -> dict:
-        from .pipeline import label_record, labelled_page
+        from .pipeline import labelled_page, page_output
 
-        return label_record(labelled_page(document, self.labeler, self.parser), self.labeler)
+        return page_output(labelled_page(document, self.labeler, self.parser), self.labeler, self.settings.output,
+                           self.settings.block_model)
 
     def _label(self, source: Source) -> dict:
-        from .pipeline import label_page
+        from .overlay import overlay_path
+        from .pipeline import page_output, read_page
 
-        overlay = self.settings.overlays / (Path(source_name(source)).stem + ".png") if self.settings.overlays else None
-        return label_page(self._next_reader(), self.labeler, self.parser, source, overlay=overlay)
+        overlay = overlay_path(self.settings.overlays, source_name(source)) if self.settings.overlays else None
+        read = read_page(self._next_reader(), self.labeler, self.parser, source, overlay=overlay)
+        return page_output(read, self.labeler, self.settings.output, self.settings.block_model)
 
     def label(self, source: Source) -> dict:
         """The page record of ``source``, or its failure record."""

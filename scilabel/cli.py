@@ -171,38 +171,85 @@ def _load_models(args: argparse.Namespace):
                          trust_model=args.trust_model).load_models()
 
 
-def _single_page(args: argparse.Namespace) -> bool:
-    """Whether `scilabel label` was given one page (written as one record, in any format) rather than a
-    batch (directories, @lists, WARC files, several inputs, or a batch option)."""
-    if len(args.page) != 1 or args.workers or args.resume or args.failures or args.dask:
-        return False
-    path = source_path(args.page[0])
-    return not args.page[0].startswith("@") and (path is None or not (path.is_dir() or is_warc(args.page[0])))
+def _is_batch(args: argparse.Namespace) -> bool:
+    """Whether a page command was given what can hold several pages (a directory, an @list, a WARC
+    file, several inputs, or a batch option): written as JSON lines whatever the count; a file, a URL or
+    ``-`` (standard input) gives one record."""
+    if len(args.page) != 1 or any(getattr(args, option, None) for option in ("workers", "resume", "failures", "dask")):
+        return True
+    page = args.page[0]
+    path = source_path(page) if page != "-" else None
+    return page.startswith("@") or (path is not None and (path.is_dir() or is_warc(page)))
+
+
+def _stdin_page() -> str:
+    """The HTML page on standard input (``-``), decoded as a page file is."""
+    from .readers.sources import decode_html
+
+    html, _, warnings = decode_html(sys.stdin.buffer.read(), "-")
+    for warning in warnings:
+        log.warning("%s", warning)
+    html = html.lstrip("\ufeff \t\r\n")
+    if not html.startswith("<"):
+        raise CommandError("-: standard input is not an HTML page (it does not begin with a tag)")
+    return html
+
+
+def _page_command(args: argparse.Namespace, output: str) -> int:
+    """``scilabel label``, ``refs`` or ``structure`` (``output``): one record for one page, JSON lines
+    and a failures report for many."""
+    _check_compact(args)
+    if _is_batch(args):
+        return _batch(args, output)
+    page = _stdin_page() if args.page[0] == "-" else args.page[0]
+    if getattr(args, "baseline", None):
+        baseline, label_one = _baseline_labeller(args)
+        record = label_one(page)
+        if args.case_base:
+            baseline.case_base.save(args.case_base)
+        _emit(_one_record(args, record, output), args.output)
+        return 0
+    from .pipeline import page_output, read_page
+
+    with _opening(reader_for(page, **_reader_options(args))) as reader:
+        labeler, parser = _load_models(args)
+        read = read_page(reader(), labeler, parser, page, overlay=getattr(args, "overlay", None))
+    if output == "structure" and args.format not in STREAMED:
+        from .structure import page_article
+        from .structure.training import load_block_model
+
+        article = page_article(read, labeler, load_block_model(args.block_model) if args.block_model else None)
+        _emit(WRITERS[args.format].structure(article), args.output)
+        return 0
+    _emit(_one_record(args, page_output(read, labeler, output, getattr(args, "block_model", None)), output), args.output)
+    return 0
+
+
+def _check_compact(args: argparse.Namespace) -> None:
+    if args.compact and args.format not in STREAMED:
+        raise CommandError(f"--compact writes a JSON record on one line: not --format {args.format}")
+
+
+def _one_record(args: argparse.Namespace, record: dict, output: str) -> str:
+    """One page's record in the chosen format; ``--compact``: JSON on one line."""
+    from .writers.jsonl import json_lines
+
+    if args.compact or args.format == "jsonl":
+        return json_lines([record])
+    if output == "refs":
+        return WRITERS[args.format].references(record["references"], record)
+    if output == "structure":  # JSON: a record of the pipeline's, already in its JSON shape
+        return json.dumps(record, ensure_ascii=False, indent=2)
+    return WRITERS[args.format].label([record], batch=False)
 
 
 def cmd_label(args: argparse.Namespace) -> int:
     """Label the zones of a page, a URL, or every page of directories, lists and WARC files."""
     if args.baseline and (args.overlay or args.model or args.dask):
         raise CommandError("--baseline labels from the HTML alone: it takes neither --model, --overlay nor --dask")
-    if _single_page(args):
-        return _label_one(args, args.page[0])
-    return _label_batch(args)
-
-
-def _label_one(args: argparse.Namespace, page: str) -> int:
-    if args.baseline:
-        baseline, label_one = _baseline_labeller(args)
-        record = label_one(page)
-        if args.case_base:
-            baseline.case_base.save(args.case_base)
-    else:
-        from .pipeline import label_page
-
-        with _opening(reader_for(page, **_reader_options(args))) as reader:
-            labeler, parser = _load_models(args)
-            record = label_page(reader(), labeler, parser, page, overlay=args.overlay)
-    _emit(WRITERS[args.format].label([record], batch=False), args.output)
-    return 0
+    if args.contact_sheet and not (args.overlay and _is_batch(args)):
+        raise CommandError("--contact-sheet gathers the overlays of many pages: give a directory (or list) and --overlay DIR")
+    return _page_command(args, "label")
 
 
 @contextlib.contextmanager
@@ -224,8 +271,9 @@ def _opening(reader):
 STREAMED = ("json", "jsonl")
 
 
-def _label_batch(args: argparse.Namespace) -> int:
-    """Label every page of the inputs (see :mod:`scilabel.inputs`), record by record."""
+def _batch(args: argparse.Namespace, output: str) -> int:
+    """Every page of the inputs (see :mod:`scilabel.inputs`), record by record: ``output`` is the
+    record each page gives (``label``, ``refs``, ``structure``); failed pages are reported and skipped."""
     from tqdm import tqdm
 
     from .batch import LabelSettings, is_failure, label_many
@@ -233,21 +281,26 @@ def _label_batch(args: argparse.Namespace) -> int:
     from .journal import RecordLog, RecordOutput
 
     streamed = args.format in STREAMED
-    if args.resume and not (args.output and streamed):
+    if "-" in args.page:
+        raise CommandError("-: standard input is one page; it cannot be one of several inputs")
+    if not streamed and output == "structure":
+        raise CommandError(f"many pages give JSON lines, one article a line: not --format {args.format}")
+    resume = getattr(args, "resume", False)
+    if resume and not (args.output and streamed):
         raise CommandError("--resume goes on with an output file: give -o out.jsonl (or .parquet) and no --format")
     if args.output and args.output.suffix.lower() == ".parquet" and not streamed:
         raise CommandError(f"a Parquet output holds page records: not --format {args.format}")
     files = expand_inputs(args.page, patterns=args.glob or DEFAULT_PATTERNS, follow_symlinks=args.follow_symlinks)
     if not files:
-        raise CommandError(f"{' '.join(args.page)}: no pages to label")
-    output = RecordOutput(args.output, resume=args.resume) if args.output and streamed else None
-    done = output.done() if output is not None else set()
+        raise CommandError(f"{' '.join(args.page)}: no pages to read")
+    records_out = RecordOutput(args.output, resume=resume) if args.output and streamed else None
+    done = records_out.done() if records_out is not None else set()
     failures = RecordLog(args.failures) if args.failures else None
-    if failures is not None and not args.resume:
+    if failures is not None and not resume:
         failures.path.unlink(missing_ok=True)
     warcs = any(is_warc(f) for f in files)
     progress = tqdm(total=None if warcs else sum(f not in done for f in files), unit="page", dynamic_ncols=True,
-                    disable=args.quiet or not sys.stderr.isatty(), desc="labelling")
+                    disable=args.quiet or not sys.stderr.isatty(), desc="labelling" if output == "label" else output)
     seen = set(done)
 
     def todo():
@@ -258,17 +311,20 @@ def _label_batch(args: argparse.Namespace) -> int:
                 yield source
 
     stack = contextlib.ExitStack()
-    if args.baseline:
+    if getattr(args, "baseline", None):
         records = _baseline_records(args, todo())
     else:
-        client = stack.enter_context(_dask_client(args.dask)) if args.dask else None
-        settings = LabelSettings(args.model, args.refs_model, not args.no_page_metadata, args.timeout, args.overlay,
-                                 limits=_reader_options(args)["limits"], trust_model=args.trust_model)
-        records = label_many(todo(), workers=args.workers or 1, settings=settings, client=client)
-    failed, labelled, kept = 0, 0, []
+        dask = getattr(args, "dask", None)
+        client = stack.enter_context(_dask_client(dask)) if dask else None
+        settings = LabelSettings(args.model, args.refs_model, not args.no_page_metadata, args.timeout,
+                                 getattr(args, "overlay", None), limits=_reader_options(args)["limits"],
+                                 trust_model=args.trust_model, output=output,
+                                 block_model=getattr(args, "block_model", None))
+        records = label_many(todo(), workers=getattr(args, "workers", None) or 1, settings=settings, client=client)
+    failed, read, kept, drawn = 0, 0, [], []
     with stack, progress:
         for record in records:
-            labelled += 1
+            read += 1
             progress.update()
             if is_failure(record):
                 failed += 1
@@ -277,20 +333,30 @@ def _label_batch(args: argparse.Namespace) -> int:
                     failures.append(record)
                 if not args.quiet:
                     progress.write(f"scilabel: skipped: {record['error']}", file=sys.stderr)
-            elif output is not None:
-                output.append(record)
+            elif records_out is not None:
+                records_out.append(record)
+                drawn.append(record["source"])
             elif streamed:
                 _emit(WRITERS["jsonl"].label([record]), None)
+                drawn.append(record["source"])
             else:
                 kept.append(record)
-    if output is not None:
-        output.close()
+                drawn.append(record["source"])
+    if records_out is not None:
+        records_out.close()
     if failures is not None:
         failures.close()
+    if getattr(args, "contact_sheet", None) and drawn:
+        from .overlay import contact_sheet, overlay_path
+
+        contact_sheet([overlay_path(args.overlay, source) for source in sorted(drawn)], args.contact_sheet,
+                      root=args.overlay)
     if not streamed:
-        _emit(WRITERS[args.format].label(kept, batch=True), args.output)
+        writer = WRITERS[args.format]
+        _emit(writer.label(kept, batch=True) if output == "label"
+              else writer.references([ref for record in kept for ref in record["references"]]), args.output)
     if failed:
-        print(f"scilabel: {failed} of {labelled} pages failed", file=sys.stderr)
+        print(f"scilabel: {failed} of {read} pages failed", file=sys.stderr)
         return 3
     return 0
 
@@ -337,44 +403,35 @@ def _baseline_labeller(args: argparse.Namespace):
 
     def label_one(page) -> dict:
         doc = page if isinstance(page, PageDocument) else load_source(page, **_reader_options(args))
-        return record(baseline.extract(doc.html, doc.url), doc.source)
+        return record(baseline.extract(doc.html, doc.url), doc.source, doc.warnings)
 
     return baseline, label_one
 
 
-def cmd_refs(args: argparse.Namespace) -> None:
-    """Print the parsed references of a page (with their citing sentences), or parse one string."""
-    from .pipeline import label_page
+def cmd_refs(args: argparse.Namespace) -> int:
+    """Print the parsed references of a page (with their citing sentences), of many, or of one string."""
     from .references import load_parser
 
-    if (args.page is None) == (args.string is None):
-        raise CommandError("give either a page or --string TEXT")
-    if args.string is not None:
-        if not args.string.strip():
-            raise CommandError("--string: the reference text is empty")
-        record = load_parser(args.refs_model, trust=args.trust_model).parse(args.string)
-        references = [record]
+    if bool(args.page) == (args.string is not None):
+        raise CommandError("give either pages or --string TEXT")
+    if args.string is None:
+        return _page_command(args, "refs")
+    if not args.string.strip():
+        raise CommandError("--string: the reference text is empty")
+    _check_compact(args)
+    reference = load_parser(args.refs_model, trust=args.trust_model).parse(args.string)
+    if args.compact:
+        _emit(json.dumps(reference, ensure_ascii=False), args.output)
     else:
-        reader = reader_for(args.page, **_reader_options(args))
-        labeler, parser = _load_models(args)
-        with reader:
-            labelled = label_page(reader, labeler, parser, args.page)
-        references = labelled["references"]
-        record = {key: labelled[key] for key in ("source", "model", "anchor_format", "references")}
-    _emit(WRITERS[args.format].references(references, record), args.output)
+        _emit(WRITERS[args.format].references([reference], reference), args.output)
+    return 0
 
 
-def cmd_structure(args: argparse.Namespace) -> None:
-    """Print the article structure of a page (scilabel XML by default)."""
-    from .structure import structure_page
-    from .structure.training import load_block_model
-
-    reader = reader_for(args.page, **_reader_options(args))
-    labeler, parser = _load_models(args)
-    blocks = load_block_model(args.block_model) if args.block_model else None
-    with reader:
-        article = structure_page(reader, labeler, parser, args.page, blocks)
-    _emit(WRITERS[args.format].structure(article), args.output)
+def cmd_structure(args: argparse.Namespace) -> int:
+    """Print the article structure of a page (scilabel XML by default), or JSON lines of many."""
+    if args.format is None:
+        args.format = "json" if args.compact or _is_batch(args) else "xml"
+    return _page_command(args, "structure")
 
 
 def cmd_review(args: argparse.Namespace) -> None:
@@ -608,9 +665,9 @@ def build_parser() -> argparse.ArgumentParser:
         labeller and reference parser."""
         p = sub.add_parser(name, help=help_text, description=help_text)
         if many:
-            p.add_argument("page", nargs="+", metavar="INPUT",
-                           help="HTML files, http(s) URLs, directories (recursive), @list.txt (a path or URL a "
-                                "line), WARC files (their HTML responses)")
+            p.add_argument("page", nargs="*" if page_optional else "+", metavar="INPUT",
+                           help="HTML files, - (an HTML page on standard input), http(s) URLs, directories "
+                                "(recursive), @list.txt (a path or URL a line), WARC files (their HTML responses)")
         else:
             p.add_argument("page", nargs="?" if page_optional else None, help="HTML file, http(s) URL, or an HTML string")
         p.add_argument("--timeout", type=float, default=10.0, help="seconds a page may take to load (default 10)")
@@ -634,6 +691,25 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--no-page-metadata", action="store_true",
                            help="label by layout and words alone, as if the page declared no metadata "
                                 "(its meta tags, JSON-LD ...); the record then has no metadata block")
+        if many:
+            p.add_argument("--compact", action="store_true", help="one page's JSON record on one line (as JSON lines)")
+            batch = p.add_argument_group(
+                "many pages (a directory, @list, WARC file, or several inputs, whatever their count): records are "
+                "written as JSON lines (or Parquet: -o out.parquet) as pages finish; a page that fails is skipped "
+                "and reported on standard error (exit status 3)")
+            batch.add_argument("--workers", type=int, help="worker processes, each with its own browser (default 1)")
+            batch.add_argument("--resume", action="store_true",
+                               help="go on with the -o file of an interrupted run: skip every page already in it")
+            batch.add_argument("--failures", type=Path, metavar="FILE",
+                               help="write a JSON line (source, error, cause) for each page that failed here")
+            batch.add_argument("--glob", action="append", metavar="PATTERN",
+                               help="which files of a directory to read (repeatable; default *.html *.htm *.xhtml "
+                                    "*.warc *.warc.gz)")
+            batch.add_argument("--follow-symlinks", action="store_true",
+                               help="follow a directory's symbolic links out of it (by default only links to files "
+                                    "inside)")
+            batch.add_argument("--dask", metavar="ADDRESS",
+                               help="run on the Dask distributed cluster whose scheduler is at ADDRESS (tcp://host:8786)")
         p.set_defaults(func=func)
         return p
 
@@ -645,37 +721,27 @@ def build_parser() -> argparse.ArgumentParser:
     p = page_command("label", cmd_label, "label the zones of a page, or of every page of directories, lists and "
                      "WARC files", models=True, many=True)
     p.add_argument("--format", choices=formats(LABEL), default="json",
-                   help="output format (json: indented, JSON lines for a directory; the bibliography formats "
+                   help="output format (json: indented for one page, JSON lines for many; the bibliography formats "
                         "write the references of the pages, the cite- formats the article's own citation)")
-    p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (a folder, for many pages)")
+    p.add_argument("--overlay", type=Path, help="save the page screenshot with labelled boxes (for many pages a "
+                                                 "folder, each page's picture at its input path there)")
+    p.add_argument("--contact-sheet", type=Path, metavar="PNG",
+                   help="with many pages and --overlay: also a grid of every page's overlay, captioned, in this picture")
     p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
                                           "metatags", "readability"),
                    help="label with a comparison system instead of the HMM (same JSON schema)")
     p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")
-    batch = p.add_argument_group("many pages (a directory, @list, WARC file, or several inputs): records are "
-                                 "written as JSON lines (or Parquet: -o out.parquet) as pages finish")
-    batch.add_argument("--workers", type=int, help="worker processes, each with its own browser (default 1)")
-    batch.add_argument("--resume", action="store_true",
-                       help="go on with the -o file of an interrupted run: skip every page already in it")
-    batch.add_argument("--failures", type=Path, metavar="FILE",
-                       help="write a JSON line (source, error, cause) for each page that failed here")
-    batch.add_argument("--glob", action="append", metavar="PATTERN",
-                       help="which files of a directory to label (repeatable; default *.html *.htm *.xhtml "
-                            "*.warc *.warc.gz)")
-    batch.add_argument("--follow-symlinks", action="store_true",
-                       help="follow a directory's symbolic links out of it (by default only links to files inside)")
-    batch.add_argument("--dask", metavar="ADDRESS",
-                       help="label on the Dask distributed cluster whose scheduler is at ADDRESS (tcp://host:8786)")
 
-    p = page_command("refs", cmd_refs, "parsed references of a page with their citing sentences, or of one string",
-                     models=True, page_optional=True)
+    p = page_command("refs", cmd_refs, "parsed references of a page with their citing sentences, of many pages, or "
+                     "of one string", models=True, page_optional=True, many=True)
     p.add_argument("--string", help="parse this one reference string instead of a page")
     p.add_argument("--format", choices=formats(REFERENCES), default="json")
 
     p = page_command("structure", cmd_structure,
                      "the article's structure: front matter, nested sections, paragraphs, sentences, figures, "
-                     "footnotes, references", models=True)
-    p.add_argument("--format", choices=formats(STRUCTURE), default="xml")
+                     "footnotes, references", models=True, many=True)
+    p.add_argument("--format", choices=formats(STRUCTURE),
+                   help="output format (default xml for one page; many pages give JSON lines)")
     p.add_argument("--block-model", type=Path, help="block model file (default: the shipped one, models/scilabel-blocks.npz)")
 
     p = page_command("review", cmd_review, "review a page's labels in the browser (a local app on 127.0.0.1) and "

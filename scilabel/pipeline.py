@@ -3,6 +3,7 @@ references; then the output record (`scilabel label`) or the article structure (
 is built from that."""
 from __future__ import annotations
 
+import functools
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +65,35 @@ def label_page(
     """The `scilabel label` record of one source (see :func:`read_page`); with the page's declared
     metadata, merged, unless the labeller is set to ``page_metadata=False``."""
     return label_record(read_page(reader, labeler, parser, source, overlay), labeler)
+
+
+#: What a page command writes of a page: ``scilabel label``'s record, ``refs``' or ``structure``'s.
+OUTPUTS = ("label", "refs", "structure")
+
+
+def page_output(read: ReadPage, labeler: ZoneLabeler, output: str = "label", block_model: Path | None = None) -> dict:
+    """The JSON record of a labelled page that ``scilabel <output>`` writes (one of :data:`OUTPUTS`):
+    the page record (:func:`label_record`), its references with the page's source, model and anchor
+    format, or its article tree (with ``block_model``, a block model file; default the shipped one)."""
+    if output == "structure":
+        from .structure import page_article
+        from .writers.json import article_json
+
+        return article_json(page_article(read, labeler, _block_model(block_model) if block_model else None))
+    record = label_record(read, labeler)
+    if output == "refs":
+        return {key: record[key] for key in ("source", "model", "anchor_format", "references")}
+    if output != "label":
+        raise ValueError(f"unknown page output {output!r} (one of {', '.join(OUTPUTS)})")
+    return record
+
+
+@functools.lru_cache(maxsize=2)
+def _block_model(path: Path):
+    """A block model file, loaded once per process (a batch worker structures many pages with it)."""
+    from .structure.training import load_block_model
+
+    return load_block_model(path)
 
 
 def label_record(read: ReadPage, labeler: ZoneLabeler) -> dict:

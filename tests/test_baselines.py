@@ -13,6 +13,7 @@ from scilabel.baselines.base import parse_html
 from scilabel.baselines.cbr import similarity
 from scilabel.baselines.scoring import cbr_learning_curve, load_pages, score_baselines
 from scilabel.baselines.sentences import SentenceBaseline, dot_sentences, export, image_file_name
+from scilabel.record_schema import validate_record
 
 BODY = [
     ("Soil microbes fix nitrogen in many habitats. They live near plant roots. Their activity depends on "
@@ -93,7 +94,9 @@ def test_garbage_input_gives_one_line_error(name: str, garbage, problem: str) ->
 def test_record_has_the_label_output_shape() -> None:
     result = CBRBaseline().extract(article(), "a.html")
     out = record(result, "a.html")
-    assert set(out) == {"source", "model", "zones", "title", "authors", "affiliations", "abstract", "references"}
+    validate_record(out, "label")  # the labeller's schema: null for what is not found, anchor_format, warnings
+    assert set(out) == {"source", "model", "zones", "title", "authors", "affiliations", "abstract", "references",
+                        "anchor_format", "warnings"}
     assert out["model"] == "cbr" and out["source"] == "a.html"
     assert out["title"] == "Nitrogen fixation by soil microbes"
     assert out["authors"] == ["Ada Lovelace", "Alan Turing"]

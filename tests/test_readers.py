@@ -10,6 +10,7 @@ from PIL import Image
 
 from scilabel.cli import main
 from scilabel.metadata import PageMeta, read_meta
+from scilabel.overlay import LEGEND_HEIGHT
 from scilabel.persistence import load_model, model_path
 from scilabel.pipeline import label_page, read_page
 from scilabel.readers import (READERS, ChromiumHTMLReader, Document, PageError, PDFiumReader, Reader, UnsupportedSource,
@@ -181,7 +182,7 @@ def test_an_overlay_is_drawn_on_the_readers_picture(memory_reader, models, no_br
     labeler, parser = models
     with memory_reader:
         read = read_page(memory_reader, labeler, parser, "article", overlay=tmp_path / "labelled.png")
-    assert Image.open(tmp_path / "labelled.png").size == (800, 700)
+    assert Image.open(tmp_path / "labelled.png").size == (800, 700 + LEGEND_HEIGHT)  # the page under its legend
     assert len(read.labels.labels) == len(ARTICLE)
 
 

@@ -33,7 +33,7 @@ def test_commands_offer_the_formats_of_their_record_kind(command, kind):
 def test_kinds_follow_the_methods_a_writer_overrides():
     assert formats(LABEL) == ("json", "jsonl", "tsv", "bibtex", "csl", "ris", "cite-bibtex", "cite-csl", "cite-ris")
     assert formats(REFERENCES) == ("json", "bibtex", "csl", "ris")
-    assert formats(STRUCTURE) == ("json", "xml", "jats")
+    assert formats(STRUCTURE) == ("json", "xml", "jats", "tei")
     assert formats(ZONES) == ("jsonl", "table")
     assert all(name == writer.name and writer.kinds <= set(KINDS) for name, writer in WRITERS.items())
     with pytest.raises(ValueError, match="unknown record kind"):

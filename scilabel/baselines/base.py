@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,8 +185,11 @@ def page_blocks(root: etree._Element, classes: bool = True) -> list[Block]:
     return [block for _, block in sorted(found, key=lambda item: item[0])]
 
 
-def record(result: BaselineResult, source: str) -> dict[str, Any]:
-    """The result in the JSON shape of ``scilabel label`` (one zone per extracted block)."""
+def record(result: BaselineResult, source: str, warnings: Sequence[str] = ()) -> dict[str, Any]:
+    """The result in the JSON shape of ``scilabel label`` (one zone per extracted block; what a baseline
+    does not find or place, such as a zone's state and box, null); ``warnings``: the reader's."""
+    from ..references.parser import unparsed_reference
+
     labels = result.labels or ["other"] * len(result.blocks)
 
     def items(label: str) -> list[str]:
@@ -195,11 +198,13 @@ def record(result: BaselineResult, source: str) -> dict[str, Any]:
     return {
         "source": source,
         "model": result.model,
-        "zones": [{"label": lab, "state": None, "text": text, "bbox": None, "confidence": None}
+        "zones": [{"label": lab, "state": None, "text": text, "bbox": None, "page": None, "confidence": None}
                   for text, lab in zip(result.blocks, labels)],
-        "title": result.fields.get("title", ""),
+        "title": result.fields.get("title") or None,
         "authors": items("authors"),
         "affiliations": items("affiliations"),
-        "abstract": result.fields.get("abstract", ""),
-        "references": [{"text": text} for text in items("references")],
+        "abstract": result.fields.get("abstract") or None,
+        "references": [unparsed_reference(text) for text in items("references")],
+        "anchor_format": None,
+        "warnings": list(warnings),
     }

@@ -23,7 +23,10 @@ from .split import TRAILING_FURNITURE, leading_label
 from .tokens import Token, sequence_features, tokenize
 
 #: Fields of a parsed reference, in output order (``authors`` is a list of name dicts).
-OUTPUT_FIELDS = ("authors", "title", "container", "year", "volume", "issue", "pages", "doi", "pmid", "url")
+OUTPUT_FIELDS = ("authors", "title", "container", "year", "volume", "issue", "pages", "publisher", "location", "doi",
+                 "pmid", "url")
+#: "et al." closing an author list: the list names its first authors only.
+_ET_AL = re.compile(r"\bet\.?\s*al\b\.?", re.I)
 _DOI = re.compile(r"10\.\d{4,9}/[^\s\"<>]+")
 _YEAR = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d[a-z]?(?!\d)")
 _VOLUME_ISSUE = re.compile(r"(\w+)\s*\((\w+)")
@@ -140,9 +143,10 @@ class ReferenceParser(BaseEstimator):
         return {name: _field_text(text, tokens, labels, name) for name in self.classes_ if name != "other"}
 
     def parse(self, text: str) -> dict[str, object]:
-        """Fields of one reference string: ``authors`` (``given``/``family`` dicts), ``title``,
-        ``container``, ``year``, ``volume``, ``issue``, ``pages``, ``doi``, ``pmid``, ``url`` (None
-        when absent), with the cleaned ``text`` and its printed ``label``."""
+        """Fields of one reference string: ``authors`` (``given``/``family`` dicts), ``et_al`` (whether
+        the list ends in "et al."), ``title``, ``container``, ``year``, ``volume``, ``issue``, ``pages``,
+        ``publisher``, ``location`` (its place), ``doi``, ``pmid``, ``url`` (None when absent), with the
+        cleaned ``text`` and its printed ``label``."""
         clean, label = strip_furniture(text)
         found = self.field_texts(clean)
         value = {name: found.get(name) or "" for name in (*OUTPUT_FIELDS, "author")}
@@ -155,16 +159,35 @@ class ReferenceParser(BaseEstimator):
             "text": clean,
             "label": label,
             "authors": split_authors(value["author"]) if value["author"] else [],
+            "et_al": _ends_et_al(clean, value["author"]),
             "title": _tidy(value["title"]),
             "container": _tidy(value["container"]),
             "year": year.group() if year else None,
             "volume": _tidy(value["volume"]),
             "issue": _tidy(value["issue"]),
             "pages": _pages(value["pages"]),
+            "publisher": _tidy(value["publisher"]),
+            "location": _tidy(value["location"]),
             "doi": doi.group().rstrip(".,;)") if doi else None,
             "pmid": re.sub(r"\D", "", value["pmid"]) or None,
             "url": value["url"].rstrip(".,;") or None,
         }
+
+
+def unparsed_reference(text: str) -> dict[str, object]:
+    """A reference whose fields were not parsed, in the shape of :meth:`ReferenceParser.parse`: its
+    ``text``, every field null (``authors`` empty)."""
+    return {"text": text, "label": None, "authors": [], "et_al": False,
+            **{name: None for name in OUTPUT_FIELDS if name != "authors"}}
+
+
+def _ends_et_al(text: str, authors: str) -> bool:
+    """Whether the author list ``authors`` (as written in ``text``) ends in "et al." (inside it, or
+    just after it)."""
+    if not authors:
+        return False
+    end = text.find(authors) + len(authors)
+    return bool(_ET_AL.search(authors) or _ET_AL.match(text[end:end + 12].lstrip(" ,")))
 
 
 def _field_text(text: str, tokens: list[Token], labels: list[str], label: str) -> str | None:

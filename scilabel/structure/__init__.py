@@ -15,18 +15,19 @@ import numpy as np
 import pandas as pd
 
 from ..labeler import ZoneLabeler
-from ..pipeline import read_page
+from ..pipeline import ReadPage, read_page
 from ..readers import Reader
 from ..references import ReferenceParser
 from .blocks import group_blocks
 from .classify import classify_zones
 from .model import BlockModel
 from .sentences import split_sentences
-from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article
+from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article, references_section
 
 __all__ = [
     "Article", "Figure", "Footnote", "Item", "Paragraph", "Section", "Sentence",
-    "article_structure", "classify_zones", "group_blocks", "main_content", "split_sentences", "structure_page",
+    "article_structure", "classify_zones", "group_blocks", "main_content", "page_article", "references_section", "split_sentences",
+    "structure_page",
 ]
 
 
@@ -52,5 +53,14 @@ def structure_page(reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser
     """Read (with ``reader``), label and structure one source, its references parsed with ``parser``
     (``scilabel.references.load_parser()``) and linked to the sentences citing them, its body zones
     classified by ``model`` (default: the shipped block model)."""
-    read = read_page(reader, labeler, parser, source)
-    return build_article(read.document.zones, read.labels.labels, read.references.references, model)
+    return page_article(read_page(reader, labeler, parser, source), labeler, model)
+
+
+def page_article(read: ReadPage, labeler: ZoneLabeler, model: BlockModel | None = None) -> Article:
+    """The article tree of a page read and labelled (:func:`scilabel.pipeline.read_page`), with its
+    source and, unless the labeller is set to ``page_metadata=False``, its declared metadata."""
+    article = build_article(read.document.zones, read.labels.labels, read.references.references, model)
+    article.source = str(read.document.source)
+    if getattr(labeler, "page_metadata", True) and read.document.metadata is not None:
+        article.metadata = read.document.metadata.record()
+    return article

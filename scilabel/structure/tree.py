@@ -27,6 +27,11 @@ from .sentences import split_sentences
 _ROMAN = re.compile(r"^[IVXLC]+$")
 #: Section titles that are the abstract when the labeller found none (the lexicon ``abstract_headings``).
 ABSTRACT_TITLE = re.compile(rf"^{alternation('abstract_headings')}\W*$", re.I)
+#: The bibliography's heading ("References", "Literature cited"): the lexicon ``references_headings``.
+REFERENCES_TITLE = re.compile(rf"^\W*{alternation('references_headings')}\W*$", re.I)
+#: The title of a site's own section among the article's ("More for You", "Career Center"): the lexicon
+#: ``site_sections``; such a section is furniture, never part of the article.
+SITE_SECTION_TITLE = re.compile(rf"^\W*{alternation('site_sections')}\W*$", re.I)
 #: Share of a page's headings that must carry numbers for numbering to set the levels.
 NUMBERED_SHARE = 1 / 3
 #: Letters an all-capitals one-word heading needs to count as set in capitals (not an acronym).
@@ -115,6 +120,8 @@ class Article:
     sections: list[Section] = field(default_factory=list)
     footnotes: list[Footnote] = field(default_factory=list)
     references: list[dict] = field(default_factory=list)
+    source: str | None = None  #: the page as given (a path or URL)
+    metadata: dict | None = None  #: what the page declares about itself (``PageMeta.record()``), if read
 
     def walk(self) -> Iterator[Section]:
         """Every body section, depth first."""
@@ -294,6 +301,11 @@ def _take_sections(sections: list[Section], wanted: Callable[[Section], bool],
     return taken
 
 
+def references_section(sec: Section) -> bool:
+    """Whether ``sec`` is the bibliography's heading (its list is the article's references)."""
+    return bool(REFERENCES_TITLE.match(sec.title or ""))
+
+
 def _fold(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
@@ -348,6 +360,7 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
         abstract = _take_sections(sections, lambda sec: bool(ABSTRACT_TITLE.match(sec.title or "")), limit=1)
         for part in abstract:
             part.title, part.number, part.level = None, None, 1
+    _take_sections(sections, lambda sec: bool(SITE_SECTION_TITLE.match(sec.title or "")))
     refs = [dict(ref, id=ref.get("id") or f"r{n}") for n, ref in enumerate(references or [], 1)]
     article = Article(
         title=title,

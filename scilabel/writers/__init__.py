@@ -22,6 +22,7 @@ from .json import JsonWriter
 from .jsonl import JsonLinesWriter
 from .ris import RisWriter
 from .table import TableWriter
+from .tei import TeiWriter
 from .tsv import TsvWriter
 from .xml import XmlWriter
 
@@ -35,6 +36,7 @@ WRITERS: dict[str, Writer] = {writer.name: writer for writer in (
     TableWriter(),
     XmlWriter(),
     JatsWriter(),
+    TeiWriter(),
     BibtexWriter(),
     CslWriter(),
     RisWriter(),

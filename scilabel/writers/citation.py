@@ -19,18 +19,36 @@ _PAGES = re.compile(r"^\s*([\w.]+)\s*[-–—]+\s*([\w.]+)\s*$")
 
 
 def entry_kind(ref: dict) -> str:
-    """``article``, ``inproceedings``, ``book`` or ``misc``: the reference's ``kind`` when it says, else
-    from which fields it has."""
+    """``article``, ``inproceedings``, ``incollection`` (a chapter: a container with a publisher and no
+    volume), ``book`` or ``misc``: the reference's ``kind`` when it says, else from which fields it has."""
     if ref.get("kind"):
         return ref["kind"]
     container = ref.get("container") or ""
     if _CONFERENCE.search(container) or (_PROCEEDINGS.search(container) and not ref.get("volume")):
         return "inproceedings"
+    if container and ref.get("publisher") and not ref.get("volume"):
+        return "incollection"
     if container:
         return "article"
-    if ref.get("title") and not (ref.get("volume") or ref.get("pages")):
+    if ref.get("title") and (ref.get("publisher") or not (ref.get("volume") or ref.get("pages"))):
         return "book"
     return "misc"
+
+
+#: The fields a BibTeX entry of each kind must have (as the standard styles require them; ``authors`` is
+#: ``author``, ``container`` the journal or book title), by reference field name.
+REQUIRED_FIELDS: dict[str, tuple[str, ...]] = {
+    "article": ("authors", "title", "container", "year"),
+    "inproceedings": ("authors", "title", "container", "year"),
+    "incollection": ("authors", "title", "container", "publisher", "year"),
+    "book": ("authors", "title", "publisher", "year"),
+    "misc": (),
+}
+
+
+def missing_fields(ref: dict, kind: str | None = None) -> list[str]:
+    """The fields a reference of ``kind`` (default :func:`entry_kind`'s) must have and ``ref`` lacks."""
+    return [name for name in REQUIRED_FIELDS[kind or entry_kind(ref)] if not ref.get(name)]
 
 
 def _ascii(text: str) -> str:
@@ -90,6 +108,7 @@ def article_reference(record: dict) -> dict:
         "volume": meta.get("volume"),
         "issue": meta.get("issue"),
         "pages": f"{first}\u2013{last}" if first and last and first != last else first,
+        "publisher": meta.get("publisher"),
         "doi": meta.get("doi"),
         "url": source if source.startswith(("http://", "https://")) else None,
     }

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from .base import ReferencesWriter
 from .citation import cite_key, entry_kind, given_names, unique_keys
 
-_CSL_TYPES = {"article": "article-journal", "inproceedings": "paper-conference", "book": "book", "misc": "document"}
+_CSL_TYPES = {"article": "article-journal", "inproceedings": "paper-conference", "incollection": "chapter",
+              "book": "book", "misc": "document"}
 
 
 def to_csl(ref: dict, item_id: str | None = None) -> dict:
@@ -21,7 +22,7 @@ def to_csl(ref: dict, item_id: str | None = None) -> dict:
         ]
     for name, csl in (
         ("title", "title"), ("container", "container-title"), ("volume", "volume"), ("issue", "issue"),
-        ("pages", "page"), ("doi", "DOI"), ("pmid", "PMID"), ("url", "URL"),
+        ("pages", "page"), ("publisher", "publisher"), ("location", "publisher-place"), ("doi", "DOI"), ("pmid", "PMID"), ("url", "URL"),
     ):
         if ref.get(name):
             item[csl] = str(ref[name])

@@ -1,5 +1,8 @@
-"""JATS-flavoured XML of the article tree: ``article/front/article-meta``, ``body/sec/p`` and
-``back/ref-list/ref``."""
+"""JATS XML of the article tree, valid against the JATS Journal Publishing DTD (:data:`DTD_VERSION`)
+when the page declares what that DTD requires (a journal with an ISSN, a publication date):
+``front/journal-meta`` and ``article-meta`` from the page's declared metadata, authors with name parts
+linked to their affiliations, ``body/sec/p`` with an ``xref`` at each in-text citation, and
+``back/ref-list/ref`` with the printed and the parsed citation."""
 from __future__ import annotations
 
 import re
@@ -7,14 +10,26 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from ..references.names import split_name
+from .anchors import citation_spans
 from .base import Writer
-from .citation import page_range
-from .xmltree import document, leaf, sub
+from .citation import entry_kind, page_range
+from .front import author_affiliations
+from .xmltree import append_text, document, leaf, sub
 
 if TYPE_CHECKING:
     from ..structure import Article, Section
 
 XLINK = "http://www.w3.org/1999/xlink"
+#: The JATS version written, and the document type that names its Journal Publishing DTD.
+DTD_VERSION = "1.1"
+DTD_PUBLIC_ID = "-//NLM//DTD JATS (Z39.96) Journal Publishing DTD v1.1 20151215//EN"
+DTD_SYSTEM_ID = "JATS-journalpublishing1.dtd"
+DOCTYPE = f'<!DOCTYPE article PUBLIC "{DTD_PUBLIC_ID}" "{DTD_SYSTEM_ID}">'
+#: Reference kind (:func:`~scilabel.writers.citation.entry_kind`) -> JATS ``publication-type``.
+PUBLICATION_TYPES = {"article": "journal", "book": "book", "incollection": "book", "inproceedings": "confproc",
+                     "misc": "other"}
+_DATE = re.compile(r"(\d{4})(?:[-/](\d{1,2}))?(?:[-/](\d{1,2}))?")
 
 
 class _Ids:
@@ -28,7 +43,35 @@ class _Ids:
         return f"{prefix}-{self.counts[prefix]}"
 
 
-def _jats_blocks(parent: etree._Element, blocks: list, ids: _Ids) -> None:
+class _Context:
+    """What the body's writing needs: element ids and the references by id (for citation links)."""
+
+    def __init__(self, references: list[dict]) -> None:
+        self.ids = _Ids()
+        self.refs = {ref["id"]: ref for ref in references if ref.get("id")}
+
+
+def _sentences(parent: etree._Element, sentences: list, context: _Context) -> None:
+    """Sentences as the mixed content of ``parent``, each citation anchor an ``xref`` to its references;
+    cited references without a printed anchor get an empty ``xref`` at the sentence's end."""
+    for n, sentence in enumerate(sentences):
+        text = sentence.text if n == 0 else " " + sentence.text
+        offset = 0 if n == 0 else 1
+        cites = [rid for rid in sentence.cites if rid in context.refs]
+        spans = citation_spans(sentence.text, cites, context.refs)
+        at = 0
+        for start, end, ids in spans:
+            append_text(parent, text[at:start + offset])
+            sub(parent, "xref", text[start + offset:end + offset], **{"ref-type": "bibr", "rid": " ".join(ids)})
+            at = end + offset
+        append_text(parent, text[at:])
+        placed = {rid for _, _, ids in spans for rid in ids}
+        for rid in cites:
+            if rid not in placed:
+                sub(parent, "xref", **{"ref-type": "bibr", "rid": rid})
+
+
+def _blocks(parent: etree._Element, blocks: list, context: _Context) -> None:
     from ..structure import Figure, Footnote, Item  # the structure package loads the labeller: only when used
 
     items: etree._Element | None = None
@@ -37,45 +80,60 @@ def _jats_blocks(parent: etree._Element, blocks: list, ids: _Ids) -> None:
             if items is None:
                 ordered = bool(block.marker and re.match(r"\(?\w+[.)]", block.marker))
                 items = sub(parent, "list", **{"list-type": "order" if ordered else "bullet"})
-            sub(sub(items, "list-item"), "p", block.text)
+            _sentences(sub(sub(items, "list-item"), "p"), block.sentences, context)
             continue
         items = None
         if isinstance(block, Figure):
             table = block.kind == "table"
-            el = sub(parent, "table-wrap" if table else "fig", id=ids("tab" if table else "fig"))
+            el = sub(parent, "table-wrap" if table else "fig", id=context.ids("tab" if table else "fig"))
             leaf(el, "label", block.label)
             sub(sub(el, "caption"), "p", block.caption)
         elif isinstance(block, Footnote):
-            fn = sub(parent, "fn", id=ids("fn"))
+            fn = sub(parent, "fn", id=context.ids("fn"))
             leaf(fn, "label", block.marker)
             sub(fn, "p", block.text)
         else:
-            sub(parent, "p", block.text)
+            _sentences(sub(parent, "p"), block.sentences, context)
 
 
-def _jats_section(parent: etree._Element, sec: Section, ids: _Ids) -> None:
-    el = sub(parent, "sec", id=ids("sec"))
+def _section(parent: etree._Element, sec: Section, context: _Context) -> None:
+    el = sub(parent, "sec", id=context.ids("sec"))
     leaf(el, "label", sec.number)
-    leaf(el, "title", sec.title)
-    _jats_blocks(el, sec.blocks, ids)
+    sub(el, "title", sec.title)
+    _blocks(el, sec.blocks, context)
     for child in sec.sections:
-        _jats_section(el, child, ids)
+        _section(el, child, context)
 
 
-def _jats_reference(parent: etree._Element, ref: dict) -> None:
+def _person_group(parent: etree._Element, ref: dict) -> None:
+    names = [a for a in ref.get("authors") or [] if a.get("family")]
+    if not names and not ref.get("et_al"):
+        return
+    group = sub(parent, "person-group", **{"person-group-type": "author"})
+    for author in names:
+        name = sub(group, "name")
+        sub(name, "surname", author["family"])
+        leaf(name, "given-names", author.get("given"))
+    if ref.get("et_al"):
+        sub(group, "etal")
+
+
+def _reference(parent: etree._Element, ref: dict) -> None:
     el = sub(parent, "ref", id=ref.get("id"))
     leaf(el, "label", ref.get("label"))
-    leaf(el, "mixed-citation", ref.get("text"))
-    fields = sub(el, "element-citation")
-    if ref.get("authors"):
-        group = sub(fields, "person-group", **{"person-group-type": "author"})
-        for author in ref["authors"]:
-            name = sub(group, "name")
-            leaf(name, "surname", author.get("family"))
-            leaf(name, "given-names", author.get("given"))
-    for key, tag in (("title", "article-title"), ("container", "source"), ("year", "year"),
-                     ("volume", "volume"), ("issue", "issue")):
-        leaf(fields, tag, ref.get(key))
+    sub(el, "mixed-citation", ref.get("text"))
+    kind = entry_kind(ref)
+    fields = sub(el, "element-citation", **{"publication-type": PUBLICATION_TYPES[kind]})
+    _person_group(fields, ref)
+    if kind == "book":  # a whole book: its title is the source
+        leaf(fields, "source", ref.get("title") or ref.get("container"))
+    else:
+        leaf(fields, "chapter-title" if kind == "incollection" else "article-title", ref.get("title"))
+        leaf(fields, "source", ref.get("container"))
+    leaf(fields, "publisher-loc", ref.get("location"))
+    leaf(fields, "publisher-name", ref.get("publisher"))
+    for key in ("year", "volume", "issue"):
+        leaf(fields, key, ref.get(key))
     if ref.get("pages"):
         first, last = page_range(ref["pages"])
         leaf(fields, "fpage", first)
@@ -83,46 +141,111 @@ def _jats_reference(parent: etree._Element, ref: dict) -> None:
     for key in ("doi", "pmid"):
         leaf(fields, "pub-id", ref.get(key), **{"pub-id-type": key})
     leaf(fields, "ext-link", ref.get("url"), **{"ext-link-type": "uri", f"{{{XLINK}}}href": ref.get("url")})
-    if not len(fields):  # nothing parsed: the mixed citation says it all
+    if len(fields) == 0:  # nothing parsed: the mixed citation says it all
         el.remove(fields)
 
 
+def _journal_meta(front: etree._Element, meta: dict) -> None:
+    journal = sub(front, "journal-meta")
+    issns = meta.get("issn") or []
+    if meta.get("journal"):
+        leaf(journal, "journal-id", meta["journal"], **{"journal-id-type": "publisher-id"})
+    elif issns:
+        leaf(journal, "journal-id", issns[0], **{"journal-id-type": "issn"})
+    if meta.get("journal"):
+        sub(sub(journal, "journal-title-group"), "journal-title", meta["journal"])
+    for issn in dict.fromkeys(issns):
+        sub(journal, "issn", issn)
+    if meta.get("publisher"):
+        sub(sub(journal, "publisher"), "publisher-name", meta["publisher"])
+
+
+def _contributors(meta_el: etree._Element, article: Article) -> None:
+    """Authors with name parts, each linked to its affiliations (:func:`~.front.author_affiliations`);
+    the affiliations numbered and labelled."""
+    if article.authors:
+        group = sub(meta_el, "contrib-group")
+        for name, linked in zip(article.authors, author_affiliations(article)):
+            contrib = sub(group, "contrib", **{"contrib-type": "author"})
+            parts = split_name(name)
+            if parts.get("family"):
+                el = sub(contrib, "name")
+                sub(el, "surname", parts["family"])
+                leaf(el, "given-names", parts.get("given"))
+            else:
+                sub(contrib, "string-name", name)
+            for i in linked:
+                sub(contrib, "xref", str(i + 1), **{"ref-type": "aff", "rid": f"aff{i + 1}"})
+    for n, text in enumerate(article.affiliations, 1):
+        aff = sub(meta_el, "aff", id=f"aff{n}")
+        sub(aff, "label", str(n))
+        append_text(aff, text)
+
+
+def _article_meta(front: etree._Element, article: Article, meta: dict, context: _Context) -> None:
+    el = sub(front, "article-meta")
+    leaf(el, "article-id", meta.get("doi"), **{"pub-id-type": "doi"})
+    sub(sub(el, "title-group"), "article-title", article.title or meta.get("title"))
+    _contributors(el, article)
+    for kind, value in (("pub", meta.get("publication_date")), ("epub", meta.get("online_date"))):
+        date = _DATE.search(value or "")
+        if date:
+            pub = sub(el, "pub-date", **{"pub-type": kind})
+            leaf(pub, "day", date.group(3))
+            leaf(pub, "month", date.group(2))
+            sub(pub, "year", date.group(1))
+    for key in ("volume", "issue"):
+        leaf(el, key, meta.get(key))
+    if meta.get("first_page"):
+        sub(el, "fpage", meta["first_page"])
+        leaf(el, "lpage", meta.get("last_page"))
+    if article.abstract:
+        abstract = sub(el, "abstract")
+        for part in article.abstract:
+            if part.title:
+                _section(abstract, part, context)
+            else:
+                _blocks(abstract, part.blocks, context)
+    if meta.get("keywords"):
+        group = sub(el, "kwd-group")
+        for word in meta["keywords"]:
+            sub(group, "kwd", word)
+
+
 class JatsWriter(Writer):
-    """JATS-flavoured XML, for tools that read journal articles."""
+    """JATS XML (Journal Publishing), for tools that read journal articles."""
 
     name = "jats"
 
     def structure(self, article: Article) -> str:
-        root = etree.Element("article", nsmap={"xlink": XLINK})
-        meta = sub(sub(root, "front"), "article-meta")
-        sub(sub(meta, "title-group"), "article-title", article.title)
-        if article.authors:
-            contribs = sub(meta, "contrib-group")
-            for name in article.authors:
-                sub(sub(contribs, "contrib", **{"contrib-type": "author"}), "string-name", name)
-        for n, aff in enumerate(article.affiliations, 1):
-            sub(meta, "aff", aff, id=f"aff-{n}")
-        ids = _Ids()
-        if article.abstract:
-            abstract = sub(meta, "abstract")
-            for part in article.abstract:
-                if part.title:
-                    _jats_section(abstract, part, ids)
-                else:
-                    _jats_blocks(abstract, part.blocks, ids)
+        from ..structure import references_section
+
+        meta = article.metadata or {}
+        root = etree.Element("article", {"dtd-version": DTD_VERSION, "article-type": "research-article"},
+                             nsmap={"xlink": XLINK})
+        if meta.get("language"):
+            root.set("{http://www.w3.org/XML/1998/namespace}lang", meta["language"].split("-")[0].lower())
+        context = _Context(article.references)
+        front = sub(root, "front")
+        _journal_meta(front, meta)
+        _article_meta(front, article, meta, context)
         body = sub(root, "body")
         for sec in article.sections:
+            if references_section(sec):  # the bibliography's heading: its list is the back's ref-list
+                continue
             if sec.title is None and sec.number is None:
-                _jats_blocks(body, sec.blocks, ids)
+                _blocks(body, sec.blocks, context)
                 for child in sec.sections:
-                    _jats_section(body, child, ids)
+                    _section(body, child, context)
             else:
-                _jats_section(body, sec, ids)
+                _section(body, sec, context)
         back = sub(root, "back")
         if article.footnotes:
-            _jats_blocks(sub(back, "fn-group"), article.footnotes, ids)
+            _blocks(sub(back, "fn-group"), article.footnotes, context)
         if article.references:
             refs = sub(back, "ref-list")
             for ref in article.references:
-                _jats_reference(refs, ref)
-        return document(root)
+                _reference(refs, ref)
+        if not len(back):
+            root.remove(back)
+        return document(root, DOCTYPE)

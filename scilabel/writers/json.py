@@ -40,6 +40,7 @@ def _section_json(sec: Section) -> dict:
 def article_json(article: Article) -> dict:
     """The article as a JSON-ready dict (front matter, sections, footnotes, references)."""
     return {
+        "source": article.source,
         "title": article.title,
         "authors": list(article.authors),
         "affiliations": list(article.affiliations),
@@ -47,6 +48,7 @@ def article_json(article: Article) -> dict:
         "sections": [_section_json(s) for s in article.sections],
         "footnotes": [_block_json(f) for f in article.footnotes],
         "references": [dict(r) for r in article.references],
+        "metadata": article.metadata,
     }
 
 

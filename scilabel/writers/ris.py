@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from .base import ReferencesWriter
 from .citation import entry_kind, given_names, page_range, unique_keys
 
-_RIS_TYPES = {"article": "JOUR", "inproceedings": "CONF", "book": "BOOK", "misc": "GEN"}
+_RIS_TYPES = {"article": "JOUR", "inproceedings": "CONF", "incollection": "CHAP", "book": "BOOK", "misc": "GEN"}
 #: Reference field -> RIS tag, in the order written.
-_TAGS = (("title", "TI"), ("container", "T2"), ("volume", "VL"), ("issue", "IS"), ("doi", "DO"), ("pmid", "AN"),
-         ("url", "UR"))
+_TAGS = (("title", "TI"), ("container", "T2"), ("volume", "VL"), ("issue", "IS"), ("publisher", "PB"),
+         ("location", "CY"), ("doi", "DO"), ("pmid", "AN"), ("url", "UR"))
 
 
 def _name(author: dict) -> str:

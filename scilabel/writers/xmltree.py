@@ -27,6 +27,17 @@ def leaf(parent: etree._Element, tag: str, text: object, **attrs: object) -> Non
         sub(parent, tag, text, **attrs)
 
 
-def document(root: etree._Element) -> str:
-    """The tree as a pretty-printed document with an XML declaration (UTF-8)."""
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True).decode("utf-8")
+def append_text(el: etree._Element, text: str) -> None:
+    """Add ``text`` at the end of ``el``'s mixed content (after its last child, if any)."""
+    if not text:
+        return
+    if len(el):
+        el[-1].tail = (el[-1].tail or "") + xml_text(text)
+    else:
+        el.text = (el.text or "") + xml_text(text)
+
+
+def document(root: etree._Element, doctype: str | None = None) -> str:
+    """The tree as a pretty-printed document with an XML declaration (UTF-8) and ``doctype``, if given."""
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True,
+                          doctype=doctype).decode("utf-8")
