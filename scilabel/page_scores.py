@@ -22,10 +22,12 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-#: The fields scored, in order.
-SCORED = ("title", "authors", "affiliations", "abstract", "references")
+from .schema import ARTICLE, FIELD_LABELS
+
+#: The fields scored, in order (the schema's field labels).
+SCORED = FIELD_LABELS
 #: Labels a predicted zone may carry; a zone with another label (or no text) is counted as invalid.
-VALID_LABELS = frozenset(SCORED) | {"abstract_heading", "references_heading", "other"}
+VALID_LABELS = frozenset(ARTICLE.labels)
 #: Normalised edit similarity at or above which a predicted title counts as matched.
 SOFT_TITLE = 0.9
 #: Look-up link phrases and words beside reference entries (the reference scorer's lists).

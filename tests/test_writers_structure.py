@@ -106,8 +106,11 @@ def test_json_is_serialisable_and_mirrors_the_tree() -> None:
     assert data["sections"][2]["sections"][0]["content"][0]["type"] == "item"
 
 
+TEI = "{http://www.tei-c.org/ns/1.0}"
+
+
 def test_structure_formats() -> None:
-    assert formats(STRUCTURE) == ("json", "xml", "jats")
+    assert formats(STRUCTURE) == ("json", "xml", "jats", "tei")
 
 
 @pytest.mark.parametrize("fmt", formats(STRUCTURE))
@@ -117,7 +120,8 @@ def test_empty_article_is_valid(fmt: str) -> None:
         assert json.loads(data)["sections"] == []
     else:
         root = parse(data)
-        assert root.tag in ("paper", "article") and root.find("section") is None and root.find("body/sec") is None
+        assert root.tag in ("paper", "article", TEI + "TEI")
+        assert root.find("section") is None and root.find("body/sec") is None and root.find(f".//{TEI}body/{TEI}div") is None
 
 
 def test_a_format_without_the_kind_refuses_it() -> None:
