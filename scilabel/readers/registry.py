@@ -54,9 +54,7 @@ class SourceReader:
 
     def read(self, source: Any, screenshot: Path | None = None) -> Document:
         """Read ``source`` with the reader of its kind (see :meth:`Reader.read`)."""
-        kind = source_kind(source) if isinstance(source, (str, Path)) else "html"
-        if kind not in READERS:
-            raise UnsupportedSource(f"{source}: {kind.upper()} input is not supported yet")
+        kind = readable_kind(source)
         if kind not in self.readers:
             self.readers[kind] = READERS[kind](**self.options).__enter__()
         return self.readers[kind].read(source, screenshot=screenshot)
@@ -67,7 +65,13 @@ def reader_for(source: str | Path, **options: Any) -> Reader:
 
     Raises :class:`UnsupportedSource` ("PATH: WARC input is not supported yet") for a kind no reader reads.
     """
-    kind = source_kind(source)
+    return READERS[readable_kind(source)](**options)
+
+
+def readable_kind(source: Any) -> str:
+    """``source``'s kind, one :data:`READERS` reads (a page already read, such as a WARC record's
+    :class:`~.sources.PageDocument`, is HTML); :class:`UnsupportedSource` for a kind no reader reads."""
+    kind = source_kind(source) if isinstance(source, (str, Path)) else "html"
     if kind not in READERS:
         raise UnsupportedSource(f"{source}: {kind.upper()} input is not supported yet")
-    return READERS[kind](**options)
+    return kind
