@@ -22,6 +22,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
+from rapidfuzz.distance import Levenshtein
+
 from .schema import ARTICLE, FIELD_LABELS
 
 #: The fields scored, in order (the schema's field labels).
@@ -61,20 +63,6 @@ def tokens(text: str | None, label: str) -> list[str]:
     return list(words)
 
 
-def _edit_distance(a: str, b: str) -> int:
-    """Levenshtein distance (insertions, deletions and substitutions cost one)."""
-    if a == b:
-        return 0
-    if len(a) < len(b):
-        a, b = b, a
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        diagonal, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (ca != cb))
-    return row[-1]
-
-
 def title_similarity(predicted: str, gold: str) -> float:
     """1 - edit distance / longer length of the two titles' normalised word sequences."""
     a, b = (" ".join(_WORD.findall(unicodedata.normalize("NFKC", t or "").casefold())) for t in (predicted, gold))
@@ -82,7 +70,7 @@ def title_similarity(predicted: str, gold: str) -> float:
         return 1.0
     if not (a and b):
         return 0.0
-    return 1.0 - _edit_distance(a, b) / max(len(a), len(b))
+    return 1.0 - Levenshtein.distance(a, b) / max(len(a), len(b))
 
 
 def gold_text(gold: dict, label: str) -> str:
