@@ -17,7 +17,7 @@ from . import __version__
 from .atomic import write_text
 from .readers import PageError, reader_for
 from .readers.render import BrowserNotFound, Renderer
-from .inputs import is_warc
+from .inputs import DEFAULT_PATTERNS, is_warc
 from .readers.sources import Limits, source_path
 from .schema import DEFAULT_TOPOLOGY, TOPOLOGIES
 from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, formats
@@ -209,17 +209,13 @@ def _page_command(args: argparse.Namespace, output: str) -> int:
             baseline.case_base.save(args.case_base)
         _emit(_one_record(args, record, output), args.output)
         return 0
-    from .pipeline import page_output, read_page
+    from .pipeline import page_article_of, page_output, read_page
 
     with _opening(reader_for(page, **_reader_options(args))) as reader:
         labeler, parser = _load_models(args)
         read = read_page(reader(), labeler, parser, page, overlay=getattr(args, "overlay", None))
     if output == "structure" and args.format not in STREAMED:
-        from .structure import page_article
-        from .structure.training import load_block_model
-
-        article = page_article(read, labeler, load_block_model(args.block_model) if args.block_model else None)
-        _emit(WRITERS[args.format].structure(article), args.output)
+        _emit(WRITERS[args.format].structure(page_article_of(read, labeler, args.block_model)), args.output)
         return 0
     _emit(_one_record(args, page_output(read, labeler, output, getattr(args, "block_model", None)), output), args.output)
     return 0
@@ -277,7 +273,7 @@ def _batch(args: argparse.Namespace, output: str) -> int:
     from tqdm import tqdm
 
     from .batch import LabelSettings, is_failure, label_many
-    from .inputs import DEFAULT_PATTERNS, expand_inputs, iter_pages, source_name
+    from .inputs import expand_inputs, iter_pages, source_name
     from .journal import RecordLog, RecordOutput
 
     streamed = args.format in STREAMED
@@ -333,15 +329,14 @@ def _batch(args: argparse.Namespace, output: str) -> int:
                     failures.append(record)
                 if not args.quiet:
                     progress.write(f"scilabel: skipped: {record['error']}", file=sys.stderr)
-            elif records_out is not None:
+                continue
+            if records_out is not None:
                 records_out.append(record)
-                drawn.append(record["source"])
             elif streamed:
                 _emit(WRITERS["jsonl"].label([record]), None)
-                drawn.append(record["source"])
             else:
                 kept.append(record)
-                drawn.append(record["source"])
+            drawn.append(record["source"])
     if records_out is not None:
         records_out.close()
     if failures is not None:
@@ -666,7 +661,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         if many:
             p.add_argument("page", nargs="*" if page_optional else "+", metavar="INPUT",
-                           help="HTML files, - (an HTML page on standard input), http(s) URLs, directories "
+                           help="HTML and PDF files, - (an HTML page on standard input), http(s) URLs, directories "
                                 "(recursive), @list.txt (a path or URL a line), WARC files (their HTML responses)")
         else:
             p.add_argument("page", nargs="?" if page_optional else None, help="HTML file, http(s) URL, or an HTML string")
@@ -703,8 +698,7 @@ def build_parser() -> argparse.ArgumentParser:
             batch.add_argument("--failures", type=Path, metavar="FILE",
                                help="write a JSON line (source, error, cause) for each page that failed here")
             batch.add_argument("--glob", action="append", metavar="PATTERN",
-                               help="which files of a directory to read (repeatable; default *.html *.htm *.xhtml "
-                                    "*.warc *.warc.gz)")
+                               help=f"which files of a directory to read (repeatable; default {' '.join(DEFAULT_PATTERNS)})")
             batch.add_argument("--follow-symlinks", action="store_true",
                                help="follow a directory's symbolic links out of it (by default only links to files "
                                     "inside)")

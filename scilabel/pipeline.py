@@ -76,16 +76,23 @@ def page_output(read: ReadPage, labeler: ZoneLabeler, output: str = "label", blo
     the page record (:func:`label_record`), its references with the page's source, model and anchor
     format, or its article tree (with ``block_model``, a block model file; default the shipped one)."""
     if output == "structure":
-        from .structure import page_article
         from .writers.json import article_json
 
-        return article_json(page_article(read, labeler, _block_model(block_model) if block_model else None))
+        return article_json(page_article_of(read, labeler, block_model))
     record = label_record(read, labeler)
     if output == "refs":
         return {key: record[key] for key in ("source", "model", "anchor_format", "references")}
     if output != "label":
         raise ValueError(f"unknown page output {output!r} (one of {', '.join(OUTPUTS)})")
     return record
+
+
+def page_article_of(read: ReadPage, labeler: ZoneLabeler, block_model: Path | None = None):
+    """The article tree of a labelled page, its body classified by ``block_model`` (a block model file,
+    loaded once per process; default the shipped one)."""
+    from .structure import page_article
+
+    return page_article(read, labeler, _block_model(block_model) if block_model else None)
 
 
 @functools.lru_cache(maxsize=2)
