@@ -73,7 +73,7 @@ def test_label_tsv_and_overlay(capsys, tmp_path):
     assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_errors_are_one_line_and_exit_non_zero(tmp_path):
+def test_errors_are_one_line_and_exit_non_zero(capsys, tmp_path):
     bad_model = tmp_path / "bad.npz"
     bad_model.write_text("nonsense")
     cases = [
@@ -83,11 +83,16 @@ def test_errors_are_one_line_and_exit_non_zero(tmp_path):
          "bad.npz: not a scilabel reference model"),
         (["zones", str(tmp_path / "missing.html")], "no such file"),
     ]
+    # one case in a process of its own (nothing else reaches stderr: no traceback, no log line) ...
+    run = subprocess.run([sys.executable, "-m", "scilabel", *cases[1][0]], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1
+    assert run.stderr.strip().splitlines() == [f"scilabel: error: {run.stderr.split('error: ', 1)[1].strip()}"]
+    assert cases[1][1] in run.stderr
+    # ... and every case through the same entry point in this one
     for args, message in cases:
-        run = subprocess.run([sys.executable, "-m", "scilabel", *args], capture_output=True, text=True, timeout=120)
-        assert run.returncode == 1
-        assert run.stderr.strip().splitlines() == [f"scilabel: error: {run.stderr.split('error: ', 1)[1].strip()}"]
-        assert message in run.stderr
+        assert main(args) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("scilabel: error: ") and message in err[0]
 
 
 def test_refs_command_on_a_page_and_a_string(capsys, tmp_path):

@@ -65,7 +65,7 @@ def to_html(nodes, counter, visible_words, hidden: bool = False, visibility: str
     return "".join(parts)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(trees())
 def test_every_visible_word_in_exactly_one_zone_in_dom_order(renderer, forest):
     visible: list[str] = []

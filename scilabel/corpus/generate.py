@@ -145,7 +145,7 @@ def generate_corpus(
     jats_dir: Path, out_dir: Path, seed: int = 0, families: list[str] | None = None
 ) -> pd.DataFrame:
     """Render every usable article through every family of its split (``families``: these only; by
-    default the hand-written families, the real platforms' (:data:`PLATFORMS`) only when named).
+    default every family of :data:`FAMILY_SPLITS`, the hand-written ones and the real platforms').
 
     Writes ``out_dir/pages/<family>/<article_id>.html`` and ``out_dir/manifest.csv`` and
     returns the manifest (one row per page, sorted by path). A platform family that cannot run here
