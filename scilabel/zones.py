@@ -40,6 +40,7 @@ class Zone:
     font_size: float  #: dominant (most characters) font size in px
     font_weight: int  #: dominant font weight
     tag_path: str  #: tags from the root to the zone's container, e.g. "html/body/div/p"
+    node_path: str  #: DOM indices of the same elements, e.g. "0/2/9/40": which boxes two zones share
     dom_index: int  #: DOM-order index of the zone's first text node
     link_chars: int = 0  #: characters inside links
     sup_chars: int = 0  #: characters inside superscripts
@@ -177,6 +178,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         font_size=sizes.most_common(1)[0][0],
         font_weight=weights.most_common(1)[0][0],
         tag_path=_tag_path(nodes, container),
+        node_path=_node_path(nodes, container),
         dom_index=first,
         link_chars=link,
         sup_chars=sup,
@@ -240,6 +242,14 @@ def _tag_path(nodes: list[Node], index: int) -> str:
         tags.append(nodes[index].tag)
         index = nodes[index].parent
     return "/".join(reversed(tags))
+
+
+def _node_path(nodes: list[Node], index: int) -> str:
+    ids = []
+    while index >= 0:
+        ids.append(str(index))
+        index = nodes[index].parent
+    return "/".join(reversed(ids))
 
 
 def _cited_ids(nodes: list[Node], run: list[int]) -> tuple[str, ...]:

@@ -224,3 +224,57 @@ def test_fields_set_apart_by_gaps_stay_together_where_the_text_runs_on() -> None
     # the same gaps with no bracket or range to bind the fields: each is read as an entry of its own
     loose = pd.DataFrame([{**row, "text": row["text"].strip("(–")} for row in rows])
     assert len(texts(loose)) > 2
+
+
+def boxed(entries: list[list[str]], extra: list[tuple[str, str]] = ()) -> pd.DataFrame:
+    """Zones of list items, one box (``node_path``) per entry and one per field inside it, one line each;
+    ``extra``: (text, node path) zones after them."""
+    rows, y = [], 0.0
+    for i, fields in enumerate(entries):
+        for j, text in enumerate(fields):
+            rows.append({"text": text, "x": 100.0, "y": y, "h": LINE, "font_size": 16.0, "label": "references",
+                         "node_path": f"0/2/7/{10 * i + 20}/{10 * i + 21 + j}"})
+            y += LINE
+    for text, path in extra:
+        rows.append({"text": text, "x": 100.0, "y": y, "h": LINE, "font_size": 16.0, "label": "references",
+                     "node_path": path})
+        y += LINE
+    return pd.DataFrame(rows)
+
+
+def test_each_entry_box_is_one_entry_whatever_boxes_its_fields_take() -> None:
+    entries = [
+        ["Aaron et al. 1990", "P.G. Aaron, S.S. Frantz", "Dissociation in dyslexic children",
+         "Reading and Writing, 2 (1990), pp. 243-264", "View in Scopus"],
+        ["Aram 1997", "D.M. Aram", "Hyperlexia: reading without meaning", "Top. Lang. Disord., 17 (1997), pp. 1-13"],
+        ["Cohen, 2001", "J. Cohen", "Word forms", "Brain, 123 (2001), pp. 291-307", "|"],
+        ["Dunn 2004", "A. Dunn", "Hyperlexia again", "Brain, 127 (2004), pp. 1-5"],
+    ]
+    literals = split_references(boxed(entries))
+    # the citation key is the entry's printed label; its fields end where their boxes do; links go
+    assert [(lit.label, lit.text) for lit in literals] == [
+        ("Aaron et al. 1990", "P.G. Aaron, S.S. Frantz. Dissociation in dyslexic children. Reading and Writing, "
+                              "2 (1990), pp. 243-264"),
+        ("Aram 1997", "D.M. Aram. Hyperlexia: reading without meaning. Top. Lang. Disord., 17 (1997), pp. 1-13"),
+        ("Cohen, 2001", "J. Cohen. Word forms. Brain, 123 (2001), pp. 291-307 |"),
+        ("Dunn 2004", "A. Dunn. Hyperlexia again. Brain, 127 (2004), pp. 1-5"),
+    ]
+    assert [len(lit.rows) for lit in literals] == [5, 4, 5, 4]
+    # without the boxes the text alone cuts the fields apart
+    assert len(split_references(boxed(entries).drop(columns="node_path"))) > len(entries)
+
+
+def test_boxes_that_do_not_look_like_entries_leave_the_split_to_the_text() -> None:
+    # one paragraph holding the whole list (every line in the same box): the text decides, as before
+    lines = ["Smith J. A study. Nature 1, 2 (2001).", "Jones K. Another. Cell 3, 4 (2002).",
+             "Roe R. A third. Science 5, 6 (2003)."]
+    zones = frame([(t, 100, i * LINE) for i, t in enumerate(lines)]).assign(node_path="0/2/7/9")
+    assert texts(zones) == lines
+    # a box holding two entries is not taken for one: the two lists' items are the entries
+    entries = [["Smith J. A study.", "Nature 1, 2 (2001)."], ["Jones K. Another.", "Cell 3, 4 (2002)."],
+               ["Roe R. A third.", "Science 5, 6 (2003)."]]
+    two_lists = boxed(entries, [("Poe E. Later. Cell 7 (2004).", "0/2/8/90/91"), ("Doe J. Last. Cell 8 (2005).",
+                                                                                  "0/2/8/92/93")])
+    assert texts(two_lists) == ["Smith J. A study. Nature 1, 2 (2001).", "Jones K. Another. Cell 3, 4 (2002).",
+                                "Roe R. A third. Science 5, 6 (2003).", "Poe E. Later. Cell 7 (2004).",
+                                "Doe J. Last. Cell 8 (2005)."]

@@ -9,7 +9,8 @@ has one row per zone in reading order with
 - ``page``: the 1-based page number within the document (always 1 for a web page; a PDF's pages are
   stacked top to bottom, each scaled to the 1280 px width);
 - ``text``, ``x``, ``y``, ``w``, ``h`` (CSS px at a 1280 px viewport), ``font_size``, ``font_weight``,
-  ``italic_chars``, ``sup_chars``, ``link_chars``, ``tag_path`` (HTML only), ``dom_index``,
+  ``italic_chars``, ``sup_chars``, ``link_chars``, ``tag_path`` and ``node_path`` (the tags and the DOM indices of the
+  elements from the root to the zone's container; HTML only, else empty), ``dom_index``,
   ``page_width``, ``page_height``;
 - the gold columns ``label``, ``content``, ``struct``, ``ref_id``, ``cites`` (empty unless the source
   carries gold annotations).

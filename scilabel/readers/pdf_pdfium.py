@@ -178,7 +178,7 @@ def pdf_zones(pages: list[PageText], source: str,
     frame = frame[frame["text"].str.strip().astype(bool)].drop(columns="chars").reset_index(drop=True)
     frame.insert(0, "document", source)
     frame.insert(1, "page", frame.pop("page").astype(int))
-    frame["tag_path"] = ""
+    frame["tag_path"] = frame["node_path"] = ""
     frame["dom_index"] = np.arange(len(frame))
     for column, value in _GOLD.items():
         if column not in frame:

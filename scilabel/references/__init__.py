@@ -19,7 +19,7 @@ import pandas as pd
 from .. import modelfile
 from ..modelfile import MODELS_DIR
 from .anchors import Anchor, attach_contexts, find_anchors
-from .parser import ReferenceParser, versions
+from .parser import YEAR, ReferenceParser, versions
 from .split import Literal, split_references
 
 __all__ = [
@@ -70,6 +70,9 @@ def page_references(zones: pd.DataFrame, parser: ReferenceParser, label_column: 
     for lit in literals:
         ref = parser.parse(lit.text)
         ref["label"] = lit.label or ref["label"]
+        key_year = None if ref["year"] else YEAR.search(ref["label"] or "")
+        if key_year:  # an author-year key printed as the entry's label ("Aaron et al. 1990") names its year
+            ref["year"] = key_year.group()
         references.append(ref)
     anchors = find_anchors(zones, references, label_column)
     attach_contexts(references, anchors)

@@ -28,7 +28,8 @@ OUTPUT_FIELDS = ("authors", "title", "container", "year", "volume", "issue", "pa
 #: "et al." closing an author list: the list names its first authors only.
 _ET_AL = re.compile(r"\bet\.?\s*al\b\.?", re.I)
 _DOI = re.compile(r"10\.\d{4,9}/[^\s\"<>]+")
-_YEAR = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d[a-z]?(?!\d)")
+#: A publication year ("1999", "2001a").
+YEAR = re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d[a-z]?(?!\d)")
 _VOLUME_ISSUE = re.compile(r"(\w+)\s*\((\w+)")
 _EDGE = " \t.,;:()[]{}\"'“”‘’«»"
 #: Field runs further apart than this many tokens are not merged into one value.
@@ -151,7 +152,7 @@ class ReferenceParser(BaseEstimator):
         found = self.field_texts(clean)
         value = {name: found.get(name) or "" for name in (*OUTPUT_FIELDS, "author")}
         doi = _DOI.search(value["doi"]) or _DOI.search(clean)
-        year = _YEAR.search(value["year"])
+        year = YEAR.search(value["year"])
         glued = _VOLUME_ISSUE.fullmatch(value["volume"].strip(_EDGE))  # "56(7" tagged as one volume
         if glued and not value["issue"]:
             value["volume"], value["issue"] = glued.groups()

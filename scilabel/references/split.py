@@ -28,7 +28,7 @@ _GLUED_LABEL = re.compile(r"^\s*(\d{1,4})\s*(?=[^\s\d.,;:–-])")
 _FIELD_PUNCT = re.compile(r"^\s*[,;:.)(]")
 _LABEL_ONLY = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]?|\^|[•*–-])\s*$")
 #: Back links from a reference entry to where it is cited.
-_BACK_LINKS = "↩|↑"
+_BACK_LINKS = "↩|↑|↵"
 #: Link furniture (the lexicon ``reference_links``, back links) that belongs to the entry above it but
 #: is not part of the reference.
 _FURNITURE = re.compile(rf"^(?:\s*(?:\[?{alternation('reference_links')}\]?|{_BACK_LINKS}|\^)[\s,|]*)+$")
@@ -50,6 +50,8 @@ _RANGE_DASHES = ("-", "–", "−")
 _RUNS_ON = re.compile(r"^\s*(?:[)\]]|[–−-]\s*\d)")
 #: An opening bracket ending a piece ("Aggleton JP, Brown MW ("): the entry goes on in the next piece.
 _OPEN_END = re.compile(r"[(\[]\s*$")
+#: Words that join the names of a citation key ("Bradley and Bryant 1983", "Aaron et al. 1990").
+_KEY_JOINERS = frozenset({"and", "et", "al", "&"})
 #: Horizontal offset (CSS px) that counts as an indent.
 INDENT_PX = 4.0
 #: Share of the runs of reference zones (between other zones) holding one or two years from which
@@ -201,11 +203,13 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
     chosen = _with_numbers_beside(zones, zones[label_column].to_numpy() == label)
     pieces = _pieces(zones[chosen])
     numbered = _numbered([p.label for p in pieces])
-    # runs of chosen zones that other zones (look-up links under each entry) keep apart
-    run_of = dict(zip(zones.index[chosen], np.cumsum(~chosen)[chosen]))
+    # entries the page's boxes delimit (one list item per entry, its fields in boxes of their own) ...
+    run_of = _entry_boxes(zones[chosen], pieces)
+    boxed = by_run = run_of is not None
+    if not boxed:  # ... else runs of chosen zones that other zones (look-up links under each entry) keep apart
+        run_of = dict(zip(zones.index[chosen], np.cumsum(~chosen)[chosen]))
+        by_run = not numbered and _entry_like(_years_per_run(pieces, run_of))
     run_years = _years_per_run(pieces, run_of)
-    by_run = not numbered and len(run_years) >= 3 and sum(
-        1 <= n <= 2 for n in run_years.values()) >= RUN_ENTRY_SHARE * len(run_years)
     literals: list[Literal] = []
     by_text: list[bool] = []  # whether only the text (not labels or layout) opened each literal
     start = prev = None
@@ -218,8 +222,8 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             by_layout = False
         elif by_run and run_of[piece.row] != run_of[prev.row]:
             by_layout = False  # other zones between two runs: a new entry
-        elif by_run and run_years[run_of[piece.row]] == 1:
-            by_layout = True  # a run with one year is one entry, whatever its pieces look like
+        elif run_years[run_of[piece.row]] <= (2 if boxed else 1 if by_run else -1):
+            by_layout = True  # an entry's box, or a run with one year, is one entry whatever its pieces look like
         else:
             by_layout = _joins(piece, prev, start, numbered, literals[-1])
         if by_layout is None:
@@ -230,16 +234,69 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             literals.append(Literal("", piece.label or None))
             by_text.append(by_layout is None and not _REPEATED_AUTHOR.match(piece.text))
             start = piece
+            if boxed and _citation_key(piece.text, zones.loc[[r for r, n in run_of.items() if n == run_of[piece.row]
+                                                               and r != piece.row], "text"]):
+                literals[-1].label, prev = piece.text.strip(), piece
+                literals[-1].rows.append(piece.row)
+                continue
         lit = literals[-1]
         if not piece.bare:
-            body = leading_label(piece.text, piece.glued)[1] if piece.label is not None else piece.text
-            lit.text = f"{lit.text} {TRAILING_FURNITURE.sub('', body).strip()}".strip()
+            body = TRAILING_FURNITURE.sub("", leading_label(piece.text, piece.glued)[1] if piece.label is not None
+                                          else piece.text).strip()
+            # boxes of their own end the fields they hold (authors, title, journal) as a full stop would
+            stop = "." if boxed and lit.text[-1:].isalnum() and body[:1].isalpha() else ""
+            lit.text = f"{lit.text}{stop} {body}".strip()
         lit.label = lit.label or piece.label or None
         if lit.rows[-1:] != [piece.row]:
             lit.rows.append(piece.row)
         prev = piece
     literals = _rejoin_fragments(literals, by_text)
     return [lit for lit in literals if lit.text or _number(lit.label) is not None]  # a bare "7." is still entry 7
+
+
+def _citation_key(text: str, rest: pd.Series) -> bool:
+    """Whether ``text``, the first box of an entry, is the entry's citation key printed as its label
+    ("Aaron et al. 1990" before "P.G. Aaron, S.S. Frantz ... (1990)"): a few words with a year, every
+    name and the year found again in the rest of the entry."""
+    words = re.findall(r"[^\W\d_][\w'’-]+|\d{4}", text)
+    if not _YEAR.search(text) or len(text.split()) > 8 or not words or not words[0][0].isupper():
+        return False
+    after = " ".join(rest.astype(str)).casefold()
+    return len(after) > len(text) and all(w.casefold() in after for w in words if w.casefold() not in _KEY_JOINERS)
+
+
+def _entry_like(run_years: dict) -> bool:
+    """Whether runs of pieces look like one entry each: three or more, and most
+    (:data:`RUN_ENTRY_SHARE`) holding one publication year or two."""
+    return len(run_years) >= 3 and sum(1 <= n <= 2 for n in run_years.values()) >= RUN_ENTRY_SHARE * len(run_years)
+
+
+def _entry_boxes(zones: pd.DataFrame, pieces: list[_Piece]) -> dict | None:
+    """The entry (a number per zone row) of each zone by the boxes the page nests them in, or None
+    when the boxes do not tell.
+
+    Two neighbouring zones share the boxes of their common ancestors (``node_path``). Cutting the
+    zones wherever two neighbours share no more than some depth, the shallowest cut whose pieces
+    look like entries (:func:`_entry_like`) is the list's: every entry a box of its own however many
+    boxes its fields take (authors, title, journal and links each in a block), several lists each cut
+    at their own items. Zones in the very same box (lines of one paragraph) are never cut here: a
+    paragraph holding the whole list is left to the text, and link furniture ("View in Scopus", "|"),
+    wherever the page put its box, goes with the zone before it."""
+    if "node_path" not in zones or len(zones) < 3 or not zones["node_path"].astype(bool).all():
+        return None
+    texts = zones["text"].astype(str)
+    kept = [i for i, t in enumerate(texts) if not _FURNITURE.match(t) and any(c.isalnum() for c in t)]
+    if len(kept) < 3:
+        return None
+    paths = [tuple(zones["node_path"].iat[i].split("/")) for i in kept]
+    shared = [None if a == b else next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+              for a, b in zip(paths, paths[1:])]
+    for depth in sorted({d for d in shared if d is not None}):
+        opens = dict(zip(kept[1:], (d is not None and d <= depth for d in shared)))
+        run_of = dict(zip(zones.index, np.cumsum([opens.get(i, False) for i in range(len(zones))])))
+        if _entry_like(_years_per_run(pieces, run_of)):
+            return run_of
+    return None
 
 
 def _years_per_run(pieces: list[_Piece], run_of: dict) -> dict:
