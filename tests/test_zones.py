@@ -1,6 +1,8 @@
 """CollectComponentZones on pages written in the tests, rendered by real Chromium."""
 from __future__ import annotations
 
+import os
+
 from scilabel.zones import collect_zones, zones_frame
 
 
@@ -69,6 +71,13 @@ def test_nested_tables_and_lists(zones_of):
     )
     assert texts(zones) == ["outer a", "inner b", "inner c", "item one", "sub one", "sub two", "item two"]
     assert zones[1].tag_path.endswith("table/tbody/tr/td/table/tbody/tr/td")
+    # node_path names the same elements by DOM index: "sub one" and "sub two" share their inner list,
+    # "item one" and "item two" only the outer one
+    paths = [z.node_path.split("/") for z in zones]
+    assert all(len(p) == len(z.tag_path.split("/")) for p, z in zip(paths, zones))
+    shared = [len(os.path.commonprefix([a, b])) for a, b in zip(paths, paths[1:])]
+    assert shared[4] > shared[3] and shared[4] > shared[5]  # (sub one, sub two) against their neighbours
+    assert len(os.path.commonprefix([paths[3], paths[6]])) == len(paths[6]) - 1  # the two items: same list
 
 
 def test_visual_gap_between_inline_boxes_separates_words(zones_of):
