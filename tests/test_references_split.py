@@ -278,3 +278,22 @@ def test_boxes_that_do_not_look_like_entries_leave_the_split_to_the_text() -> No
     assert texts(two_lists) == ["Smith J. A study. Nature 1, 2 (2001).", "Jones K. Another. Cell 3, 4 (2002).",
                                 "Roe R. A third. Science 5, 6 (2003).", "Poe E. Later. Cell 7 (2004).",
                                 "Doe J. Last. Cell 8 (2005)."]
+
+
+def test_a_boxed_entry_parses_with_its_key_as_label_and_the_keys_year_when_the_entry_hides_it() -> None:
+    from scilabel.references import load_parser, page_references
+
+    entries = [
+        ["Aaron et al. 1990", "P.G. Aaron, S.S. Frantz, A.R. Manges",
+         "Dissociation between comprehension and pronunciation in dyslexic and hyperlexic children",
+         "Reading and Writing, 2 (1990), pp. 243-264"],
+        ["Aram 1997", "D.M. Aram", "Hyperlexia: reading without meaning in young children",
+         "Top. Lang. Disord., 17 (1997), pp. 1-13"],
+        ["Cohen 2001", "J. Cohen", "The visual word form area", "Brain, 123 (2001), pp. 291-307"],
+        ["Dunn 2004", "A. Dunn", "Hyperlexia once more", "Brain, in press"],  # the key alone gives the year
+    ]
+    refs = page_references(boxed(entries), load_parser()).references
+    assert [r["label"] for r in refs] == ["Aaron et al. 1990", "Aram 1997", "Cohen 2001", "Dunn 2004"]
+    assert [a["family"] for a in refs[0]["authors"]] == ["Aaron", "Frantz", "Manges"]
+    assert refs[0]["title"].startswith("Dissociation between") and refs[0]["year"] == "1990"
+    assert refs[3]["year"] == "2004"

@@ -257,8 +257,8 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
 def _citation_key(text: str, rest: pd.Series) -> bool:
     """Whether ``text``, the first box of an entry, is the entry's citation key printed as its label
     ("Aaron et al. 1990" before "P.G. Aaron, S.S. Frantz ... (1990)"): a few words with a year, every
-    name and the year found again in the rest of the entry."""
-    words = re.findall(r"[^\W\d_][\w'’-]+|\d{4}", text)
+    name found again in the rest of the entry (the year need not be: "in press")."""
+    words = re.findall(r"[^\W\d_][\w'’-]+", text)
     if not _YEAR.search(text) or len(text.split()) > 8 or not words or not words[0][0].isupper():
         return False
     after = " ".join(rest.astype(str)).casefold()
