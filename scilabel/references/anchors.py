@@ -456,15 +456,29 @@ def find_anchors(
     numbers, keys, terms = _number_index(references), _ref_keys(references), glued_terms(texts)
     anchors: list[Anchor] = []
     for i, (row, text) in enumerate(zip(body.index, texts)):
-        cands = candidates(text, fmt, limit, terms, None if sup is None else int(sup[i]))
-        if not cands:
+        found = _linked(text, fmt, limit, numbers, keys, terms, None if sup is None else int(sup[i]), row)
+        if not found:
             continue
         sentences = _sentences(text)
-        for start, end, written, found in cands:
-            anchor = Anchor(row, start, end, written, fmt, list(found))
-            anchor.targets = link(anchor, numbers, keys)
-            anchor.context = next((s for a, b, s in sentences if a <= start < b), text)
-            anchors.append(anchor)
+        for anchor in found:
+            anchor.context = next((s for a, b, s in sentences if a <= anchor.start < b), text)
+        anchors.extend(found)
+    return anchors
+
+
+def anchors_in(text: str, references: Sequence[dict], fmt: str) -> list[Anchor]:
+    """Anchors of format ``fmt`` in one piece of running text (a sentence), linked to ``references``
+    (in list order) as :func:`find_anchors` links a page's."""
+    return _linked(text, fmt, _limit(references), _number_index(references), _ref_keys(references))
+
+
+def _linked(text: str, fmt: str, limit: int | None, numbers: dict[int, int], keys: list[_RefKey],
+            terms: frozenset[str] = frozenset(), sup_chars: int | None = None, zone: object = None) -> list[Anchor]:
+    anchors = []
+    for start, end, written, found in candidates(text, fmt, limit, terms, sup_chars):
+        anchor = Anchor(zone, start, end, written, fmt, list(found))
+        anchor.targets = link(anchor, numbers, keys)
+        anchors.append(anchor)
     return anchors
 
 

@@ -44,11 +44,12 @@ class _Ids:
 
 
 class _Context:
-    """What the body's writing needs: element ids and the references by id (for citation links)."""
+    """What the body's writing needs: element ids, and the references with their ids (for citation links)."""
 
     def __init__(self, references: list[dict]) -> None:
         self.ids = _Ids()
-        self.refs = {ref["id"]: ref for ref in references if ref.get("id")}
+        self.references = references
+        self.ids_of_refs = {ref["id"] for ref in references if ref.get("id")}
 
 
 def _sentences(parent: etree._Element, sentences: list, context: _Context) -> None:
@@ -57,8 +58,8 @@ def _sentences(parent: etree._Element, sentences: list, context: _Context) -> No
     for n, sentence in enumerate(sentences):
         text = sentence.text if n == 0 else " " + sentence.text
         offset = 0 if n == 0 else 1
-        cites = [rid for rid in sentence.cites if rid in context.refs]
-        spans = citation_spans(sentence.text, cites, context.refs)
+        cites = [rid for rid in sentence.cites if rid in context.ids_of_refs]
+        spans = citation_spans(sentence.text, cites, context.references)
         at = 0
         for start, end, ids in spans:
             append_text(parent, text[at:start + offset])

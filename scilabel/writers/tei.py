@@ -86,7 +86,7 @@ class _Body:
     of the reference list."""
 
     def __init__(self, article: Article) -> None:
-        self.refs = {ref["id"]: ref for ref in article.references if ref.get("id")}
+        self.references = article.references
         self.target = {ref["id"]: f"b{n}" for n, ref in enumerate(article.references) if ref.get("id")}
         self.figures = 0
 
@@ -95,7 +95,7 @@ class _Body:
             s = sub(parent, "s")
             cites = [rid for rid in sentence.cites if rid in self.target]
             at = 0
-            for start, end, ids in citation_spans(sentence.text, cites, self.refs):
+            for start, end, ids in citation_spans(sentence.text, cites, self.references):
                 append_text(s, sentence.text[at:start])
                 sub(s, "ref", sentence.text[start:end], type="bibr", target=" ".join(f"#{self.target[i]}" for i in ids))
                 at = end
