@@ -431,8 +431,8 @@ class Renderer:
         return tab
 
     async def _take_tab(self, javascript: bool) -> _Tab:
-        """The tab the last page left clean, or a new one (the last page is then a fault, whose
-        tab was closed, so a kept tab always has JavaScript as asked: see :meth:`_release`)."""
+        """The tab the last page left clean, or a new one. A kept tab has JavaScript as the renderer
+        does, as a page's first attempt asks (a retry without it follows a fault, which keeps no tab)."""
         tab, self._tab = self._tab, None
         if tab is not None and not (tab.popups or tab.crashed):
             return tab
