@@ -105,16 +105,17 @@ def test_no_packet_of_any_protocol_leaves_and_every_attempt_is_counted(renderer,
     assert page.blocked_requests >= 10
 
 
-def test_an_attacker_page_first_leaves_no_mark_on_the_pages_after_it(renderer, listeners, tmp_path):
+@pytest.mark.parametrize("name", ["attacker.html", "lingering.html", "stuck.html"])
+def test_an_attacker_page_first_leaves_no_mark_on_the_pages_after_it(renderer, listeners, tmp_path, name):
     attacker = tmp_path / "attacker.html"
-    attacker.write_text(listeners.page("attacker.html"), encoding="utf-8")
+    attacker.write_text(listeners.page(name), encoding="utf-8")
     victims = []
     for n in range(3):
         victim = tmp_path / f"victim{n}.html"
         victim.write_text(listeners.page("victim.html").replace("VICTIM", str(n)), encoding="utf-8")
         victims.append(victim)
-    assert texts(renderer.render(attacker)) == ["Attacker page"]
-    for n, victim in enumerate(victims):
+    assert texts(renderer.render(attacker)) == [Path(name).stem.capitalize() + " page"]
+    for n, victim in enumerate(victims):  # in the attacker's tab, unless it had to be closed
         page = renderer.render(victim)
         assert page.title == f"Victim {n}"
         assert texts(page) == [f"Victim article {n}", "clean"]
@@ -126,6 +127,7 @@ def test_an_attacker_page_first_leaves_no_mark_on_the_pages_after_it(renderer, l
     ("no_root.html", False, "removed its root element; rendered again without JavaScript"),
     ("reload.html", True, "tried to navigate to"),
     ("navigate.html", True, "tried to navigate to"),
+    ("popup.html", True, None),
     # a step back in history commits the tab's first document, about:blank: caught, unless after reading
     ("history.html", None, None),
 ])

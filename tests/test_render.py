@@ -1,6 +1,7 @@
 """The renderer: sources, offline blocking, time limits and robustness, with real Chromium."""
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
@@ -202,3 +203,64 @@ def test_a_page_renders_the_same_every_time(renderer):
     assert all(t == texts[0] for t in texts[1:])
     inline = "<object data='data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22/%3E'><p>Fallback</p></object>"
     assert [z.text for z in collect_zones(renderer.render(inline + "<p>Text</p>"))] == ["Text"]
+
+
+#: What a tab reused for page after page could carry from one page into the next: scripts that build
+#: and restyle the DOM, a web font that never arrives (and an image), requests made up to the moment a
+#: page is left and as it is left.
+_SCRIPTED = """<title>Scripted</title><h1 id=h>Heading</h1><div id=list></div><script>
+  for (let i = 0; i < 20; i++) {
+    const p = document.createElement("p");
+    p.textContent = "Item " + i + " " + Math.random();
+    document.getElementById("list").appendChild(p);
+  }
+  document.getElementById("h").style.fontSize = 20 + Math.floor(Math.random() * 20) + "px";
+  addEventListener("load", () => document.getElementById("list").firstChild.remove());
+</script>"""
+_WEB_FONT = """<title>Web font</title><style>
+  @font-face { font-family: Remote; src: url(https://fonts.example/remote.woff2) format("woff2"); }
+  body { font-family: Remote, serif; } h1 { font: 700 32px Remote, sans-serif; }
+</style><h1>Web font</h1><p>Body text in a font that never arrives.</p><img src="https://cdn.example/figure.png">"""
+_LEAVING = """<p>Leaving</p><script>setInterval(() => fetch("https://x.example/tick").catch(() => {}), 1);
+  addEventListener("pagehide", () => {
+    navigator.sendBeacon("https://x.example/beacon");
+    fetch("https://x.example/late", {keepalive: true}).catch(() => {});
+    window.open("https://x.example/popup");
+  });
+</script>"""
+_NAVIGATING = "<p>Away</p><script>addEventListener('load', () => { location.href = 'https://elsewhere.example/'; })</script>"
+
+
+def _reading(page) -> tuple:
+    # the order of the blocked requests is the order the browser issued them, which may vary
+    return page.title, page.nodes, page.width, page.height, page.javascript, sorted(page.blocked_urls), page.warnings
+
+
+def test_a_page_renders_the_same_first_in_a_tab_and_after_other_pages_in_it(renderer, caplog):
+    caplog.set_level(logging.DEBUG, logger="scilabel.readers.render")
+    pages = (EXAMPLE_PAGE, _SCRIPTED, _WEB_FONT)
+    first = []
+    for page in pages:  # each the first page of a new tab: the page before it tried to navigate
+        renderer.render(_NAVIGATING)
+        first.append(renderer.render(page))
+    assert caplog.text.count("closing the tab after") == len(pages)
+    caplog.clear()
+    leaving = [renderer.render(_LEAVING) for _ in range(2)]
+    again = [renderer.render(page) for page in pages]
+    assert "closing the tab" not in caplog.text  # all of them in the one reused tab
+    for fresh, reused in zip(first, again):
+        assert _reading(fresh) == _reading(reused)
+        assert set(reused.timings) == {"load", "extract"}
+    assert all(p.blocked_requests >= 1 for p in leaving)  # and none of them in the pages after it
+    assert [p.blocked_requests for p in first[1:]] == [0, 2]
+    scripted = [z.text for z in collect_zones(again[1])]
+    assert scripted[0] == "Heading" and scripted[1].startswith("Item 1 0.") and len(scripted) == 20
+
+
+def test_a_tab_is_closed_after_its_budget_of_pages(renderer, caplog, monkeypatch):
+    monkeypatch.setattr("scilabel.readers.render.TAB_BUDGET", 3)
+    caplog.set_level(logging.DEBUG, logger="scilabel.readers.render")
+    renderer.render(_NAVIGATING)
+    for i in range(5):
+        assert [z.text for z in collect_zones(renderer.render(f"<p>Page {i}</p>"))] == [f"Page {i}"]
+    assert caplog.text.count("closing the tab after 3 page(s): it rendered its 3 pages") == 1

@@ -2,9 +2,10 @@
 
 One :class:`Renderer` starts one browser and renders many pages with it. Rendering is offline by
 design: the page's own HTML is served from memory and every other request the page makes
-(scripts, styles, images, frames, fetches, sockets) is blocked and counted. Each page gets a browser
-context of its own, and is read in a JavaScript world its scripts cannot reach; how a hostile or
-broken page is contained is told in :class:`Renderer`.
+(scripts, styles, images, frames, fetches, sockets) is blocked and counted. Consecutive pages share
+one browser tab, wiped clean between them (starting a browser context and its renderer process per
+page was most of a small page's cost), and each is read in a JavaScript world its scripts cannot
+reach; how a hostile or broken page is contained is told in :class:`Renderer`.
 
 Blocking a page's style sheets also loses the rules that hide what a reader never sees: navigation
 headings for screen readers, collapsed pop-ups, duplicate math markup. Before the DOM is read the
@@ -119,6 +120,8 @@ _MAX_SCREENSHOT_HEIGHT = 16000
 #: A start tag: a page with more of them than the node cap is refused without being laid out.
 _START_TAG = re.compile(r"<[A-Za-z]")
 _MAX_BLOCKED_URLS_KEPT = 50
+#: Pages one tab renders before it is closed for a fresh one (bounds what a renderer process accumulates).
+TAB_BUDGET = 100
 
 
 class BrowserNotFound(RuntimeError):
@@ -182,18 +185,29 @@ def find_chromium(playwright_default: str | None) -> str | None:
 
 @dataclass
 class _Visit:
-    """What one attempt at a page was served and tried: requests blocked, navigations refused, a crash."""
+    """What one attempt at a page was served and tried: requests blocked, navigations refused."""
 
-    javascript: bool
-    context: Any = None  #: the fresh browser context of this attempt, and ...
-    page: Any = None  #: ... its page, which the document is served to, and ...
-    session: Any = None  #: ... a DevTools session on that page
-    body: bytes = b""  #: the document, served once
+    body: bytes  #: the document, served once
     served_url: str | None = None
     blocked: list[str] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
-    crashed: bool = False
+    late: bool = False  #: still loading at the timeout
     over_memory: bool = False
+
+
+@dataclass
+class _Tab:
+    """A browser context with its one page and a DevTools session on it, kept for the next page
+    while each page leaves it unspoilt (see :meth:`Renderer._release`)."""
+
+    javascript: bool
+    context: BrowserContext
+    page: Page
+    session: CDPSession
+    visit: _Visit | None = None  #: the attempt being rendered; None between attempts
+    pages: int = 0  #: attempts rendered in this tab
+    popups: int = 0  #: windows the pages opened (each closed at once)
+    crashed: bool = False  #: its renderer process crashed
 
 
 class _PageFault(Exception):
@@ -213,8 +227,14 @@ class Renderer:
     with JavaScript disabled. Both cases add a warning to the page. ``limits`` bounds each page as a
     whole (:class:`~.sources.Limits`): time, bytes, DOM nodes and renderer memory.
 
-    Every page is rendered in a fresh browser context (its own storage, cache and processes),
-    closed with all the page's windows, workers and frames before the next page loads. Inside it:
+    Consecutive pages share one tab (a page in a browser context of its own, with its own storage and
+    processes). After each page the tab goes to ``about:blank``, which ends the page with its timers,
+    workers and unload handlers; its history is cut back to that one entry, ``window.name`` emptied,
+    storage of every kind and cookies at the page's origin cleared: the next page finds the tab as a
+    fresh one. A page that did anything unusual (not rendered as it was, or still loading at the
+    timeout, or tried to navigate, opened a window, crashed its renderer, was read without JavaScript)
+    has its tab closed with all its windows, workers and frames, and the next page gets a new tab;
+    so does every :data:`TAB_BUDGET`-th page. Inside a tab:
     every request but the page's own document is blocked; a navigation after the document was
     served is answered with "204 No Content", which keeps the page where it is; popups are closed,
     downloads and permissions refused; WebRTC and WebTransport are replaced by constructors that
@@ -237,7 +257,7 @@ class Renderer:
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._browser_session: CDPSession | None = None
-        self._spare: asyncio.Future[_Visit] | None = None
+        self._tab: _Tab | None = None  #: the tab the last page left clean, for the next
         self._token = secrets.token_hex(8)
         self._wedged = False  #: a page's context would not close: the browser is replaced before the next page
 
@@ -289,10 +309,10 @@ class Renderer:
 
     async def _stop(self) -> None:
         """Close the browser, and stop Playwright (which ends a browser that would not close)."""
-        spare, self._spare = self._spare, None
+        tab, self._tab = self._tab, None
         with contextlib.suppress(Exception):
-            if spare is not None:
-                await asyncio.wait_for((await spare).context.close(), timeout=5)
+            if tab is not None:
+                await asyncio.wait_for(tab.context.close(), timeout=5)
         with contextlib.suppress(Exception):
             if self._browser is not None:
                 await asyncio.wait_for(self._browser.close(), timeout=10)
@@ -357,9 +377,10 @@ class Renderer:
         blocked: list[str] = []
         attempts = (True, False) if self.javascript else (False,)
         for javascript in attempts:
-            visit = await self._take_page(javascript)
+            tab = await self._take_tab(javascript)
+            visit = tab.visit = _Visit(doc.html.encode("utf-8"))
             try:
-                data, load_s, extract_s = await self._render_once(doc, visit, warnings, screenshot)
+                data, load_s, extract_s = await self._render_once(doc, tab, warnings, screenshot)
                 break
             except _PageFault as fault:
                 if not javascript:
@@ -388,10 +409,9 @@ class Renderer:
             timings={"load": load_s, "extract": extract_s},
         )
 
-    async def _fresh_page(self, javascript: bool) -> _Visit:
+    async def _new_tab(self, javascript: bool) -> _Tab:
         """A page in a new browser context, with everything a page may not do refused."""
-        visit = _Visit(javascript)
-        context = visit.context = await self._browser.new_context(
+        context = await self._browser.new_context(
             viewport={"width": VIEWPORT_WIDTH, "height": self.viewport_height},
             java_script_enabled=javascript,
             service_workers="block",
@@ -400,77 +420,108 @@ class Renderer:
         )
         await context.add_init_script(_SEEDED_RANDOM_JS)
         await context.add_init_script(_DENY_JS.replace("TOKEN", self._token))
-        await context.route("**/*", lambda route: self._route(route, visit))
-        await context.route_web_socket("**/*", lambda ws: self._block_socket(ws, visit))
-        page = visit.page = await context.new_page()
-        visit.session = await context.new_cdp_session(page)
-        context.on("page", lambda other: self._refuse_popup(other, visit))
-        page.on("crash", lambda _: setattr(visit, "crashed", True))
-        page.on("console", lambda message: self._note_console(message.text, visit))
-        page.on("download", lambda download: visit.blocked.append(download.url))
-        return visit
+        page = await context.new_page()
+        tab = _Tab(javascript, context, page, await context.new_cdp_session(page))
+        await context.route("**/*", lambda route: self._route(route, tab))
+        await context.route_web_socket("**/*", lambda ws: self._block_socket(ws, tab))
+        context.on("page", lambda other: self._refuse_popup(other, tab))
+        page.on("crash", lambda _: setattr(tab, "crashed", True))
+        page.on("console", lambda message: self._note_console(message.text, tab))
+        page.on("download", lambda download: _note_blocked(tab, download.url))
+        return tab
 
-    async def _take_page(self, javascript: bool) -> _Visit:
-        """The spare page made beforehand (starting a renderer takes a while), or a new one; the next
-        spare is started at once, to be ready when this page is done."""
-        spare, self._spare = self._spare, None
-        visit = None
-        if spare is not None:
+    async def _take_tab(self, javascript: bool) -> _Tab:
+        """The tab the last page left clean, or a new one. A kept tab has JavaScript as the renderer
+        does, as a page's first attempt asks (a retry without it follows a fault, which keeps no tab)."""
+        tab, self._tab = self._tab, None
+        if tab is not None and not (tab.popups or tab.crashed):
+            return tab
+        if tab is not None:  # a window or a crash reported after the tab was kept
+            await self._close_tab(tab, "the next page", "its last page opened a window or crashed")
+        return await self._new_tab(javascript)
+
+    async def _release(self, tab: _Tab, name: str, rendered: bool) -> None:
+        """After an attempt: keep the tab for the next page, wiped clean, unless the attempt went any
+        way but the plain one (then the tab is closed, with every window, worker and frame in it)."""
+        visit, tab.visit = tab.visit, None  # what the page does from now on is counted nowhere
+        tab.pages += 1
+        why = next((why for why, spoilt in (
+            ("the page was not rendered", not rendered),
+            ("the page was still loading at the timeout", visit.late),
+            ("the page tried to navigate", visit.navigations),
+            ("the page opened a window", tab.popups),
+            ("the renderer crashed", tab.crashed),
+            ("the page had JavaScript off", tab.javascript != self.javascript),
+            (f"it rendered its {TAB_BUDGET} pages", tab.pages >= TAB_BUDGET),
+        ) if spoilt), None)
+        if why is None:
             try:
-                visit = await spare
-            except PlaywrightError:
-                visit = None
-            if visit is not None and (visit.javascript != javascript or visit.page.is_closed()):
-                await self._close_context(visit.context, "a spare page")
-                visit = None
-        self._spare = asyncio.ensure_future(self._fresh_page(self.javascript))
-        return visit or await self._fresh_page(javascript)
+                await asyncio.wait_for(self._wipe(tab, visit.served_url), timeout=3)
+                self._tab = tab
+                return
+            except (asyncio.TimeoutError, PlaywrightError) as exc:
+                why = f"wiping it failed ({_first_line(exc)})"
+        await self._close_tab(tab, name, why)
 
-    async def _close_context(self, context: BrowserContext, name: str) -> None:
+    @staticmethod
+    async def _wipe(tab: _Tab, served_url: str) -> None:
+        """Unload the page (its timers, workers and unload handlers end with it), then clear what it
+        could leave a later page: history (back to a fresh tab's one entry, ``about:blank``),
+        ``window.name``, and at the page's origin storage of every kind (local and session storage,
+        IndexedDB, Cache Storage, service workers ...) and cookies."""
+        await tab.page.goto("about:blank")
+        await tab.session.send("Page.resetNavigationHistory")
+        await tab.page.evaluate("window.name = ''")
+        scheme, host = _origin(served_url)
+        await tab.session.send("Storage.clearDataForOrigin", {"origin": f"{scheme}://{host}", "storageTypes": "all"})
+
+    async def _close_tab(self, tab: _Tab, name: str, why: str) -> None:
+        log.debug("%s: closing the tab after %d page(s): %s", name, tab.pages, why)
         try:
-            await asyncio.wait_for(context.close(), timeout=5)
+            await asyncio.wait_for(tab.context.close(), timeout=5)
         except (asyncio.TimeoutError, PlaywrightError) as exc:
             log.warning("%s: closing the page's browser context failed: %s", name, _first_line(exc))
             self._wedged = True
 
-    async def _route(self, route: Route, visit: _Visit) -> None:
-        request = route.request
-        main = request.is_navigation_request() and request.frame.parent_frame is None
+    async def _route(self, route: Route, tab: _Tab) -> None:
+        request, visit = route.request, tab.visit
+        main = visit is not None and request.is_navigation_request() and _frame_of(request) is tab.page.main_frame
         if main and visit.served_url is None:
             visit.served_url = request.url
             await route.fulfill(status=200, headers={"content-type": "text/html; charset=utf-8"}, body=visit.body)
-        elif main and request.frame.page is visit.page:
+        elif main:
             visit.navigations.append(request.url)  # answered with No Content: the page stays where it is
             visit.blocked.append(request.url)
             await route.fulfill(status=204, body=b"")
         else:
-            visit.blocked.append(request.url)
+            _note_blocked(tab, request.url)
             await route.abort("blockedbyclient")
 
     @staticmethod
-    async def _block_socket(ws: Any, visit: _Visit) -> None:
-        visit.blocked.append(ws.url)
+    async def _block_socket(ws: Any, tab: _Tab) -> None:
+        _note_blocked(tab, ws.url)
         await ws.close(code=1008, reason="blocked by scilabel")
 
     async def _render_once(
-        self, doc: PageDocument, visit: _Visit, warnings: list[str], screenshot: str | Path | None
+        self, doc: PageDocument, tab: _Tab, warnings: list[str], screenshot: str | Path | None
     ) -> tuple[dict, float, float]:
-        """Load and extract once in the visit's fresh context, closed afterwards; :class:`_PageFault`
-        when the page spoilt the attempt."""
-        visit.body = doc.html.encode("utf-8")
-        context, page = visit.context, visit.page
+        """Load and extract once in the tab, released afterwards; :class:`_PageFault` when the page
+        spoilt the attempt."""
+        visit, page = tab.visit, tab.page
         task = asyncio.current_task()
         watchdog = asyncio.create_task(self._watch_memory(visit, task))
+        rendered = False
         try:
             t0 = time.perf_counter()
             try:
                 await page.goto(doc.url, wait_until="load", timeout=self.timeout * 1000)
             except PlaywrightTimeout:
+                visit.late = True
                 warnings.append(f"{doc.source}: page did not finish loading within {self.timeout:g}s; "
                                 "using what was laid out")
             load_s = time.perf_counter() - t0
             try:
-                session, frame, world_id = await asyncio.wait_for(self._isolated_world(visit),
+                session, frame, world_id = await asyncio.wait_for(self._isolated_world(tab),
                                                                   timeout=min(5.0, self.timeout))
                 await asyncio.wait_for(_evaluate(session, world_id, f"({_SETTLE_JS})({json.dumps(FALLBACK_CSS)})"),
                                        timeout=min(5.0, self.timeout))
@@ -489,6 +540,7 @@ class Renderer:
                 self._data_error(data)
             if screenshot is not None:
                 await self._screenshot(page, Path(screenshot), data["height"], warnings, doc.source)
+            rendered = True
             return data, load_s, extract_s
         except asyncio.CancelledError:
             if not visit.over_memory:  # the page's deadline
@@ -498,20 +550,20 @@ class Renderer:
         except PlaywrightError as exc:
             if visit.over_memory:
                 raise _PageFault(self._over_memory()) from None
-            if visit.crashed or "crash" in str(exc).lower():
+            if tab.crashed or "crash" in str(exc).lower():
                 raise _PageFault(f"the browser's renderer crashed ({_first_line(exc)})") from None
             raise PageError(f"{doc.source}: the browser could not load the page ({_first_line(exc)})") from None
         finally:
             watchdog.cancel()
-            await self._close_context(context, doc.source)
+            await self._release(tab, doc.source, rendered)
 
     @staticmethod
-    async def _isolated_world(visit: _Visit) -> tuple[CDPSession, dict, int]:
+    async def _isolated_world(tab: _Tab) -> tuple[CDPSession, dict, int]:
         """The page's DevTools session, its main frame (which must hold the document served, not an
         error page) and a JavaScript world of scilabel's own in it; waits while the page's scripts are busy."""
-        session = visit.session
+        session = tab.session
         frame = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
-        _check_document(frame, visit)
+        _check_document(frame, tab.visit)
         world = await session.send("Page.createIsolatedWorld", {"frameId": frame["id"], "worldName": "scilabel"})
         await _evaluate(session, world["executionContextId"], "1")
         return session, frame, world["executionContextId"]
@@ -523,14 +575,15 @@ class Renderer:
         return f"the page has over {self.limits.max_nodes} elements and text nodes (--max-nodes raises the cap)"
 
     @staticmethod
-    def _refuse_popup(other: Page, visit: _Visit) -> None:
-        if other is not visit.page:
-            visit.blocked.append(f"popup {other.url}")
+    def _refuse_popup(other: Page, tab: _Tab) -> None:
+        if other is not tab.page:
+            tab.popups += 1
+            _note_blocked(tab, f"popup {other.url}")
             asyncio.ensure_future(other.close())
 
-    def _note_console(self, text: str, visit: _Visit) -> None:
+    def _note_console(self, text: str, tab: _Tab) -> None:
         if text.startswith(self._token):
-            visit.blocked.append(text[len(self._token):])
+            _note_blocked(tab, text[len(self._token):])
 
     def _over_memory(self) -> str:
         return f"the page took over {self.limits.memory_mb} MB of memory (--max-memory-mb raises the cap)"
@@ -560,6 +613,20 @@ class Renderer:
             clip = {"x": 0, "y": 0, "width": VIEWPORT_WIDTH, "height": _MAX_SCREENSHOT_HEIGHT}
         with atomic_path(path) as tmp:
             await page.screenshot(path=str(tmp), type="png", full_page=True, clip=clip, timeout=60_000)
+
+
+def _note_blocked(tab: _Tab, what: str) -> None:
+    """Count a refused request or attempt against the page being rendered (none between pages)."""
+    if tab.visit is not None:
+        tab.visit.blocked.append(what)
+
+
+def _frame_of(request: Any) -> Any:
+    """The frame a request is for; None for a new window's first navigation (its frame does not exist yet)."""
+    try:
+        return request.frame
+    except PlaywrightError:
+        return None
 
 
 def _check_document(frame: dict, visit: _Visit) -> None:
