@@ -13,7 +13,9 @@ reviewed real pages of the other publishers, and structures the fold's pages (zo
 shipped labeller, as ``scilabel structure`` does, or by their gold labels); headings are scored as
 ``tools/score_structure.py`` scores them (``--records`` writes its input, to check). ``platforms``:
 for each pair of platform families, a model trained without them structures their pages, scored by
-:func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold. Training rows are
+:func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold (``boundary`` and
+``sentence`` over every predicted paragraph, ``text_boundary`` and ``text_sentence`` over the gold's
+running text only: see that module). Training rows are
 cached under ``build/structure-rows``; the model settings are BlockModel's unless ``--params``.
 """
 from __future__ import annotations
@@ -43,8 +45,8 @@ SHARED = REPO.parent / "shared" / "data"
 CACHE = REPO / "build" / "structure-rows"
 #: Platform families with structure gold, held out two at a time.
 PLATFORM_FOLDS = (("elife", "janeway"), ("quarto", "plos_wombat"), ("pmc_preview", "scielo"))
-COLUMNS = ("heading_f1", "level_accuracy", "boundary_f1", "sentence_f1", "caption_f1", "item_f1",
-           "content_precision", "content_recall")
+COLUMNS = ("heading_f1", "level_accuracy", "boundary_f1", "sentence_f1", "text_boundary_f1", "text_sentence_f1",
+           "caption_f1", "item_f1", "content_precision", "content_recall")
 
 
 def cached_rows(folder: Path, heading_gold: dict | None = None) -> pd.DataFrame:
