@@ -28,7 +28,8 @@ from scilabel.structure.evaluation import page_counts, summary
 
 REPO = Path(__file__).resolve().parents[1]
 COLUMNS = (("heading_f1", "head F1"), ("level_accuracy", "level"), ("boundary_f1", "para bnd"),
-           ("sentence_f1", "sent bnd"), ("caption_f1", "caption"), ("caption_in_text", "cap->text"),
+           ("sentence_f1", "sent bnd"), ("text_boundary_f1", "text para"), ("text_sentence_f1", "text sent"),
+           ("caption_f1", "caption"), ("caption_in_text", "cap->text"),
            ("footnote_f1", "footnote"), ("item_f1", "item"), ("content_precision", "cont P"),
            ("content_recall", "cont R"))
 

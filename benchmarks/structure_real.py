@@ -3,9 +3,12 @@ publisher-grouped cross-validation, and paragraph and sentence boundaries of rea
 held out by platform (issue 45).
 
     .venv/bin/python benchmarks/structure_real.py headings [--gold build/gold] [--heading-gold ../shared/data/gold-structure]
-        [--data build/corpus build/platforms-xslt build/platforms-engines] [--folds 5] [--labels svm|gold]
+        [--data build/corpus] [--folds 5] [--labels svm|gold]
         [--records out.jsonl] [--no-gold-training]
-    .venv/bin/python benchmarks/structure_real.py platforms [--data ...] [--pages-dir DIR] [--test-pages 40]
+    .venv/bin/python benchmarks/structure_real.py platforms [--data ...] [--pages-dir build/corpus] [--test-pages 40]
+
+``build/corpus`` (``scilabel corpus generate``) holds the generated and the real-platform families
+(elife, janeway, quarto, plos_wombat, pmc_preview, scielo carry structure gold).
 
 ``headings``: for each fold of publishers (:func:`scilabel.crossval.publisher_folds`, no publisher on
 both sides) a block model is trained on the structure-annotated datasets' training pages plus the
@@ -13,8 +16,11 @@ reviewed real pages of the other publishers, and structures the fold's pages (zo
 shipped labeller, as ``scilabel structure`` does, or by their gold labels); headings are scored as
 ``tools/score_structure.py`` scores them (``--records`` writes its input, to check). ``platforms``:
 for each pair of platform families, a model trained without them structures their pages, scored by
-:func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold. Training rows are
-cached under ``build/structure-rows``; the model settings are BlockModel's unless ``--params``.
+:func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold (``boundary`` and
+``sentence`` over every predicted paragraph, ``text_boundary`` and ``text_sentence`` over the gold's
+running text only: see that module). Training rows are
+cached under ``build/structure-rows`` (remove it after changing the features or the gold matching); the
+model settings are BlockModel's unless ``--params``.
 """
 from __future__ import annotations
 
@@ -43,8 +49,8 @@ SHARED = REPO.parent / "shared" / "data"
 CACHE = REPO / "build" / "structure-rows"
 #: Platform families with structure gold, held out two at a time.
 PLATFORM_FOLDS = (("elife", "janeway"), ("quarto", "plos_wombat"), ("pmc_preview", "scielo"))
-COLUMNS = ("heading_f1", "level_accuracy", "boundary_f1", "sentence_f1", "caption_f1", "item_f1",
-           "content_precision", "content_recall")
+COLUMNS = ("heading_f1", "level_accuracy", "boundary_f1", "sentence_f1", "text_boundary_f1", "text_sentence_f1",
+           "caption_f1", "item_f1", "content_precision", "content_recall")
 
 
 def cached_rows(folder: Path, heading_gold: dict | None = None) -> pd.DataFrame:
@@ -103,7 +109,8 @@ def headings(args: argparse.Namespace) -> None:
 
 def platforms(args: argparse.Namespace) -> None:
     totals: dict[str, Counter] = defaultdict(Counter)
-    zones = load_zones([f for f in args.data if f.name.startswith("platforms")])
+    zones = load_zones(args.data)
+    zones = zones[zones["group"].isin([f for held in PLATFORM_FOLDS for f in held])]
     for held in PLATFORM_FOLDS:
         t0 = time.perf_counter()
         model = fit_rows(BlockModel(**args.params), base_rows(args.data, args.pages_per_family, held))
@@ -126,7 +133,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("task", choices=("headings", "platforms"))
     ap.add_argument("--data", type=Path, nargs="+",
-                    default=[REPO / "build" / d for d in ("corpus", "platforms-xslt", "platforms-engines")])
+                    default=[REPO / "build" / "corpus"])
     ap.add_argument("--gold", type=Path, default=REPO / "build" / "gold")
     ap.add_argument("--heading-gold", type=Path, default=SHARED / "gold-structure")
     ap.add_argument("--folds", type=int, default=5)
@@ -134,7 +141,8 @@ def main() -> None:
     ap.add_argument("--pages-per-family", type=int, default=25, help="training pages per family (seeded sample)")
     ap.add_argument("--no-gold-training", action="store_true", help="train on the annotated datasets only")
     ap.add_argument("--records", type=Path, help="write the structures as JSON lines for tools/score_structure.py")
-    ap.add_argument("--pages-dir", type=Path, help="folder the platform datasets' page paths are under")
+    ap.add_argument("--pages-dir", type=Path, default=REPO / "build" / "corpus",
+                    help="folder the platform datasets' page paths are under")
     ap.add_argument("--test-pages", type=int, default=40, help="held-out pages per platform family")
     ap.add_argument("--params", type=json.loads, default={}, help="BlockModel settings as JSON")
     args = ap.parse_args()

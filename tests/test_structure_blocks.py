@@ -8,7 +8,7 @@ import pytest
 
 from scilabel.structure import article_structure
 from scilabel.structure.blocks import Block, heading_number, is_caption, rule_kinds
-from scilabel.structure.tree import Figure, Item, Paragraph, heading_levels
+from scilabel.structure.tree import Figure, Item, Paragraph, Section, heading_levels, nest
 
 BODY = 16.0
 LONG = ("The cells were grown in standard medium for three days before the assay was run. "
@@ -137,6 +137,18 @@ def test_sections_nest_by_level() -> None:
     methods = article.sections[1]
     assert [s.title for s in methods.sections] == ["Samples", "Assays"]
     assert methods.sections[0].sections[0].blocks[0].text == LONG
+
+
+def test_numbered_sections_keep_their_level_when_the_parent_heading_is_missed() -> None:
+    """"2 Methods" was not found: "2.1" is still level 2 and its subsection level 3, not one higher;
+    unnumbered sections take their depth."""
+    entries = [(Section("Samples", "2.1"), 2), (Section("Mice", "2.1.1"), 3), (Section("Strains"), 3),
+               (Section("Assays", "2.2"), 2), (Section("Results", "3"), 1), (Section("Funding"), 1)]
+    roots = nest(entries)
+    assert [(s.title, s.level) for root in roots for s in root.walk()] == [
+        ("Samples", 2), ("Mice", 3), ("Strains", 3), ("Assays", 2), ("Results", 1), ("Funding", 1)]
+    assert [s.title for s in roots] == ["Samples", "Assays", "Results", "Funding"]
+    assert [s.title for s in roots[0].sections] == ["Mice", "Strains"]
 
 
 def test_captions_items_footnotes_and_noise_are_told_apart() -> None:

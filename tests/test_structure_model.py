@@ -17,7 +17,7 @@ from scilabel.corpus.templates.base import PageContext
 from scilabel.structure import Figure, article_structure
 from scilabel.structure.classify import default_block_model
 from scilabel.structure.evaluation import page_counts, summary
-from scilabel.structure.gold import article_headings, heading_counts, heading_summary, read_heading_gold
+from scilabel.structure.gold import article_headings, heading_counts, heading_rows, heading_summary, read_heading_gold
 from scilabel.writers.json import article_json
 from scilabel.zones import collect_zones, zones_frame
 
@@ -93,6 +93,15 @@ def _score_structure(shared_data):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_gold_headings_are_found_at_their_zone_not_in_an_outline_before_the_body() -> None:
+    texts = ["Outline", "Introduction", "Methods", "A study of cells", "1. Introduction", TEXT, "2. Methods", TEXT]
+    gold = [{"text": "Introduction", "level": 1, "zone": 4}, {"text": "Methods", "level": 1, "zone": 6}]
+    assert heading_rows(texts, gold) == {4: 1, 6: 1}
+    # without the hint (or with a stale one) the first copy after the previous heading is taken
+    assert heading_rows(texts, [{k: v for k, v in h.items() if k != "zone"} for h in gold]) == {1: 1, 2: 1}
+    assert heading_rows(texts, [{**gold[0], "zone": 5}, gold[1]]) == {1: 1, 6: 1}
 
 
 def test_heading_evaluator_agrees_with_the_shared_scorer(shared_data, tmp_path) -> None:

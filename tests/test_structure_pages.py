@@ -3,6 +3,8 @@
 page labelled from its own meta tags (silver labels, so the test does not hang on a model file)."""
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from lxml import etree
@@ -10,7 +12,7 @@ from lxml import etree
 from scilabel.corpus.silver import silver_labels
 from scilabel.labeler import PageLabels
 from scilabel.references import load_parser
-from scilabel.structure import Figure, Item, article_structure, structure_page
+from scilabel.structure import Figure, Item, Paragraph, Sentence, article_structure, structure_page
 from scilabel.structure.evaluation import gold_kinds, page_counts, predicted_kinds, summary
 from scilabel.writers import WRITERS
 
@@ -99,15 +101,26 @@ def test_evaluation_scores_the_rendered_page(page) -> None:
     assert perfect["heading_f1"] == perfect["boundary_f1"] == perfect["sentence_f1"] == 1.0
     assert perfect["level_accuracy"] == perfect["caption_f1"] == perfect["footnote_f1"] == 1.0
     # a tree that lost its subsection heading and merged two paragraphs scores below 1
+    article = copy.deepcopy(article)  # the fixture's tree is shared
     methods = article.sections[1]
     methods.blocks, methods.sections = methods.sections[0].blocks, []
     results = article.sections[2]
     first, second = results.blocks
     first.sentences += second.sentences
+    first.rows += second.rows
     results.blocks = [first]
     worse = summary(page_counts(zones, article, PAGE))
     assert worse["heading_f1"] < 1 and worse["boundary_f1"] < 1 and worse["sentence_f1"] == 1.0
     assert np.isclose(worse["heading_f1"], 2 * 4 / (2 * 4 + 1))  # 4 of 5 headings (References is one)
+    assert worse["text_boundary_f1"] < 1 and worse["text_sentence_f1"] == 1.0
+    # a furniture line kept as a paragraph is a false boundary and false sentence end, but not in the
+    # running-text scores: it is a content error, counted there
+    noisy = copy.deepcopy(page[1])
+    furniture = next(i for i, t in enumerate(zones["text"]) if "Download high-res image" in str(t))
+    noisy.sections[1].sections[0].blocks.append(Paragraph([Sentence("Download high-res image")], [furniture]))
+    scores = summary(page_counts(zones, noisy, PAGE))
+    assert scores["boundary_f1"] < 1 and scores["sentence_f1"] < 1 and scores["content_precision"] < 1
+    assert scores["text_boundary_f1"] == scores["text_sentence_f1"] == 1.0
 
 
 def test_real_pmc_page(shared_data, reader) -> None:

@@ -12,6 +12,13 @@ boundaries are the first zones of paragraphs and items. Sentence boundaries are 
 sentence ends, each identified by its last words, with the gold paragraph texts split by the
 same splitter, so they measure what the structure does to the text (merged, cut or noisy
 paragraphs), not the splitter itself.
+
+Both boundary scores come twice. ``boundary`` and ``sentence`` count every predicted paragraph,
+so a furniture line or a flattened table kept as a paragraph is a false boundary and its
+sentences false ends: they mix how the text is cut with which zones are kept (the ``content``
+scores). ``text_boundary`` and ``text_sentence`` look only at the zones the gold calls running text
+(paragraphs and items): predicted paragraph starts on those zones, and the predicted paragraphs'
+text restricted to them, so they measure the cutting alone.
 """
 from __future__ import annotations
 
@@ -117,7 +124,7 @@ def page_counts(zones: pd.DataFrame, article: Article, page_html: str | bytes) -
     outline = gold_outline(page_html)
     element = align(zones, gold, outline)
     pred, pred_levels = predicted_kinds(article, len(zones))
-    counts: dict[str, int] = Counter()
+    counts: Counter = Counter()
 
     def add(name: str, truth: np.ndarray, guess: np.ndarray) -> None:
         counts[f"{name}_tp"] += int((truth & guess).sum())
@@ -138,9 +145,8 @@ def page_counts(zones: pd.DataFrame, article: Article, page_html: str | bytes) -
     gold_starts = {i for i in np.flatnonzero(running) if element[i] < 0 or i == 0 or element[i - 1] != element[i]}
     blocks = [b for sec in article.walk() for b in sec.blocks if isinstance(b, Paragraph)]
     pred_starts = {b.rows[0] for b in blocks}
-    counts["boundary_tp"] += len(gold_starts & pred_starts)
-    counts["boundary_fp"] += len(pred_starts - gold_starts)
-    counts["boundary_fn"] += len(gold_starts - pred_starts)
+    _add_sets(counts, "boundary", gold_starts, pred_starts)
+    _add_sets(counts, "text_boundary", gold_starts, {i for i in pred_starts if running[i]})
 
     texts = zones["text"].astype(str).str.strip().tolist()
     gold_paragraphs: list[list[str]] = []
@@ -149,12 +155,23 @@ def page_counts(zones: pd.DataFrame, article: Article, page_html: str | bytes) -
             gold_paragraphs.append([])
         gold_paragraphs[-1].append(texts[i])
     gold_ends = _sentence_ends([" ".join(p) for p in gold_paragraphs])
-    pred_ends = _sentence_ends([b.text for b in blocks])
-    matched = sum((gold_ends & pred_ends).values())
-    counts["sentence_tp"] += matched
-    counts["sentence_fp"] += sum(pred_ends.values()) - matched
-    counts["sentence_fn"] += sum(gold_ends.values()) - matched
+    _add_counters(counts, "sentence", gold_ends, _sentence_ends([b.text for b in blocks]))
+    in_text = [" ".join(texts[r] for r in b.rows if running[r]) for b in blocks]
+    _add_counters(counts, "text_sentence", gold_ends, _sentence_ends(in_text))
     return dict(counts)
+
+
+def _add_sets(counts: Counter, name: str, truth: set, guess: set) -> None:
+    counts[f"{name}_tp"] += len(truth & guess)
+    counts[f"{name}_fp"] += len(guess - truth)
+    counts[f"{name}_fn"] += len(truth - guess)
+
+
+def _add_counters(counts: Counter, name: str, truth: Counter, guess: Counter) -> None:
+    matched = sum((truth & guess).values())
+    counts[f"{name}_tp"] += matched
+    counts[f"{name}_fp"] += sum(guess.values()) - matched
+    counts[f"{name}_fn"] += sum(truth.values()) - matched
 
 
 def f1(counts: dict[str, int], name: str) -> dict[str, float]:
@@ -168,8 +185,9 @@ def f1(counts: dict[str, int], name: str) -> dict[str, float]:
 
 def summary(counts: dict[str, int]) -> dict[str, float]:
     """The reported figures of summed page counts."""
-    out = {f"{name}_f1": f1(counts, name)["f1"] for name in ("heading", "boundary", "sentence", "caption",
-                                                               "footnote", "item", "paragraph", "content")}
+    out = {f"{name}_f1": f1(counts, name)["f1"] for name in ("heading", "boundary", "sentence", "text_boundary",
+                                                               "text_sentence", "caption", "footnote", "item",
+                                                               "paragraph", "content")}
     out["content_precision"] = f1(counts, "content")["precision"]
     out["content_recall"] = f1(counts, "content")["recall"]
     out["level_accuracy"] = counts.get("level_ok", 0) / counts["level_n"] if counts.get("level_n") else float("nan")

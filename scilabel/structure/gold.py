@@ -3,8 +3,8 @@
 Pages with structure gold (generated and real-platform families) give every zone a kind from its
 ``struct`` and ``content`` columns (:func:`zone_kinds`). The reviewed real pages of
 ``gold-structure`` (``<folder>/<source>/<name>.json``: ``page`` and ``headings``, each ``text`` as
-displayed and ``level``) give their section headings only; :func:`heading_rows` finds them among a
-page's zones. :func:`heading_counts` scores an article's headings against them as the shared data's
+displayed, ``level`` and the ``zone`` it was found at) give their section headings only;
+:func:`heading_rows` finds them among a page's zones. :func:`heading_counts` scores an article's headings against them as the shared data's
 ``tools/score_structure.py`` does: texts normalised (NFKC, case-folded word tokens, a leading section
 number dropped), matched one to one in order of appearance, levels compared over the matched ones.
 """
@@ -62,12 +62,19 @@ def read_heading_gold(folder: Path) -> dict[str, list[dict]]:
 
 
 def heading_rows(texts: list[str], headings: list[dict]) -> dict[int, int]:
-    """Row -> gold level of each gold heading found, in order, as a whole zone of ``texts``."""
+    """Row -> gold level of each gold heading found as a whole zone of ``texts``: at the gold's
+    ``zone`` index where that zone holds the heading, else at the first zone holding it after the
+    previous heading found. The hint matters: a third of the headings of the reviewed pages are
+    written twice (an outline or jump menu before the body), and the first copy is not the heading."""
     normal = [normalise(t) for t in texts]
     out, cursor = {}, 0
     for heading in headings:
         wanted = normalise(heading["text"])
-        row = next((i for i in range(cursor, len(normal)) if normal[i] == wanted), None)
+        hint = heading.get("zone")
+        if isinstance(hint, int) and 0 <= hint < len(normal) and normal[hint] == wanted:
+            row: int | None = hint
+        else:
+            row = next((i for i in range(cursor, len(normal)) if normal[i] == wanted), None)
         if row is not None:
             out[row] = heading["level"]
             cursor = row + 1

@@ -97,7 +97,7 @@ class Section:
 
     title: str | None
     number: str | None = None
-    level: int = 1  #: depth in the article (1 = top)
+    level: int = 1  #: level in the article (1 = top): its depth, or deeper where its number says so (:func:`nest`)
     blocks: list[BodyBlock] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)  #: zone rows of the heading
@@ -187,13 +187,17 @@ def heading_levels(headings: list[Block]) -> list[tuple[str | None, str, int]]:
 
 
 def nest(entries: list[tuple[Section, int]]) -> list[Section]:
-    """Nest sections by their heading level; a section's depth becomes its ``level``."""
+    """Nest sections by their heading level. A section's ``level`` is its depth in the tree, but a
+    numbered section keeps the level its number gives when that is deeper: "2.1" under a "2" that
+    was not found as a heading is still level 2 (its depth alone would make it, and every
+    subsection under it, one level too high)."""
     roots: list[Section] = []
     stack: list[tuple[Section, int]] = []
     for sec, level in entries:
         while stack and stack[-1][1] >= level:
             stack.pop()
-        sec.level = len(stack) + 1
+        depth = (stack[-1][0].level if stack else 0) + 1
+        sec.level = max(depth, level) if sec.number else depth
         (stack[-1][0].sections if stack else roots).append(sec)
         stack.append((sec, level))
     return roots
