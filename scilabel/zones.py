@@ -172,13 +172,14 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         content_chars += n_chars * facts.content[i]
     first = texts[0]
     container = _common_ancestor(nodes, facts.depth, [nodes[i].parent for i in texts])
+    tag_path, node_path = _ancestry(nodes, container)
     return Zone(
         text=text,
         bbox=(x0, y0, x1 - x0, y1 - y0),
         font_size=sizes.most_common(1)[0][0],
         font_weight=weights.most_common(1)[0][0],
-        tag_path=_tag_path(nodes, container),
-        node_path=_node_path(nodes, container),
+        tag_path=tag_path,
+        node_path=node_path,
         dom_index=first,
         link_chars=link,
         sup_chars=sup,
@@ -236,20 +237,14 @@ def _common_ancestor(nodes: list[Node], depth: list[int], indices: list[int]) ->
     return lca
 
 
-def _tag_path(nodes: list[Node], index: int) -> str:
-    tags = []
+def _ancestry(nodes: list[Node], index: int) -> tuple[str, str]:
+    """The tags and the DOM indices of the elements from the root to ``index``: ``tag_path``, ``node_path``."""
+    chain = []
     while index >= 0:
-        tags.append(nodes[index].tag)
+        chain.append(index)
         index = nodes[index].parent
-    return "/".join(reversed(tags))
-
-
-def _node_path(nodes: list[Node], index: int) -> str:
-    ids = []
-    while index >= 0:
-        ids.append(str(index))
-        index = nodes[index].parent
-    return "/".join(reversed(ids))
+    chain.reverse()
+    return "/".join(nodes[i].tag for i in chain), "/".join(map(str, chain))
 
 
 def _cited_ids(nodes: list[Node], run: list[int]) -> tuple[str, ...]:
