@@ -1,7 +1,7 @@
 """Citation anchors placed in a sentence for the XML writers, found as the reference pipeline finds them."""
 from __future__ import annotations
 
-from scilabel.writers.anchors import citation_spans
+from scilabel.writers.anchors import CitationSpans
 
 REFS = [
     {"id": "r1", "label": "1", "authors": [{"family": "Smith"}], "year": "2001", "text": "Smith J. One. 2001."},
@@ -11,7 +11,7 @@ REFS = [
 
 
 def spans(text: str, cites: list[str]) -> list[tuple[str, list[str]]]:
-    return [(text[a:b], ids) for a, b, ids in citation_spans(text, cites, REFS)]
+    return [(text[a:b], ids) for a, b, ids in CitationSpans(REFS)(text, cites)]
 
 
 def test_numbered_anchors_link_by_their_numbers_ranges_expanded() -> None:

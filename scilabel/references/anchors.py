@@ -449,14 +449,14 @@ def find_anchors(
     body = zones[zones[label_column].isin(body_labels)]
     texts = [str(t) for t in body["text"]]
     sup = list(body["sup_chars"]) if "sup_chars" in body else None
-    limit = _limit(references)
-    fmt = fmt or detect_format(texts, limit, sup)
+    linker = Linker(references)
+    fmt = fmt or detect_format(texts, linker.limit, sup)
     if fmt is None:
         return []
-    numbers, keys, terms = _number_index(references), _ref_keys(references), glued_terms(texts)
+    terms = glued_terms(texts)
     anchors: list[Anchor] = []
     for i, (row, text) in enumerate(zip(body.index, texts)):
-        found = _linked(text, fmt, limit, numbers, keys, terms, None if sup is None else int(sup[i]), row)
+        found = linker.anchors(text, fmt, terms, None if sup is None else int(sup[i]), row)
         if not found:
             continue
         sentences = _sentences(text)
@@ -466,20 +466,24 @@ def find_anchors(
     return anchors
 
 
-def anchors_in(text: str, references: Sequence[dict], fmt: str) -> list[Anchor]:
-    """Anchors of format ``fmt`` in one piece of running text (a sentence), linked to ``references``
-    (in list order) as :func:`find_anchors` links a page's."""
-    return _linked(text, fmt, _limit(references), _number_index(references), _ref_keys(references))
+class Linker:
+    """Anchors linked to one reference list (``text``, ``label``, ``authors``, ``year`` of each, in list
+    order), its printed numbers, first authors and years indexed once for every text it links."""
 
+    def __init__(self, references: Sequence[dict]) -> None:
+        self.limit = _limit(references)
+        self.numbers = _number_index(references)
+        self.keys = _ref_keys(references)
 
-def _linked(text: str, fmt: str, limit: int | None, numbers: dict[int, int], keys: list[_RefKey],
-            terms: frozenset[str] = frozenset(), sup_chars: int | None = None, zone: object = None) -> list[Anchor]:
-    anchors = []
-    for start, end, written, found in candidates(text, fmt, limit, terms, sup_chars):
-        anchor = Anchor(zone, start, end, written, fmt, list(found))
-        anchor.targets = link(anchor, numbers, keys)
-        anchors.append(anchor)
-    return anchors
+    def anchors(self, text: str, fmt: str, terms: frozenset[str] = frozenset(), sup_chars: int | None = None,
+                zone: object = None) -> list[Anchor]:
+        """The anchors of format ``fmt`` in ``text`` (see :func:`candidates`), each with its targets."""
+        anchors = []
+        for start, end, written, found in candidates(text, fmt, self.limit, terms, sup_chars):
+            anchor = Anchor(zone, start, end, written, fmt, list(found))
+            anchor.targets = link(anchor, self.numbers, self.keys)
+            anchors.append(anchor)
+        return anchors
 
 
 def _limit(references: Sequence[dict]) -> int | None:

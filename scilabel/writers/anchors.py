@@ -5,23 +5,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..references.anchors import FORMATS, anchors_in
+from ..references.anchors import FORMATS, Linker
 
 
-def citation_spans(text: str, cites: Sequence[str], references: Sequence[dict]) -> list[tuple[int, int, list[str]]]:
-    """The anchors of a sentence ``text`` citing the reference ids ``cites``: ``(start, end, ids)`` for
-    each anchor linked to some of them, in order. ``references`` is the article's reference list (dicts
-    with ``id``, ``label``, ``authors``, ``year``, ``text``), in order."""
-    if not cites:
-        return []
-    ids = [ref.get("id") for ref in references]
-    best: list[tuple[int, int, list[str]]] = []
-    for fmt in FORMATS:
-        spans = []
-        for anchor in anchors_in(text, references, fmt):
-            named = [ids[t] for t in anchor.targets if ids[t] in cites]
-            if named:
-                spans.append((anchor.start, anchor.end, list(dict.fromkeys(named))))
-        if len({i for *_, named in spans for i in named}) > len({i for *_, named in best for i in named}):
-            best = spans
-    return best
+class CitationSpans:
+    """The citation anchors of one article's sentences. ``references`` is the article's reference
+    list (dicts with ``id``, ``label``, ``authors``, ``year``, ``text``), in order; it is indexed once."""
+
+    def __init__(self, references: Sequence[dict]) -> None:
+        self.linker = Linker(references)
+        self.ids = [ref.get("id") for ref in references]
+
+    def __call__(self, text: str, cites: Sequence[str]) -> list[tuple[int, int, list[str]]]:
+        """``(start, end, ids)`` of each anchor of the sentence ``text`` linked to some of the reference
+        ids ``cites``, in order."""
+        if not cites:
+            return []
+        best: list[tuple[int, int, list[str]]] = []
+        for fmt in FORMATS:
+            spans = []
+            for anchor in self.linker.anchors(text, fmt):
+                named = [self.ids[t] for t in anchor.targets if self.ids[t] in cites]
+                if named:
+                    spans.append((anchor.start, anchor.end, list(dict.fromkeys(named))))
+            if len({i for *_, named in spans for i in named}) > len({i for *_, named in best for i in named}):
+                best = spans
+        return best

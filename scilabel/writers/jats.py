@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from ..references.names import split_name
-from .anchors import citation_spans
+from .anchors import CitationSpans
 from .base import Writer
 from .citation import entry_kind, page_range
 from .front import author_affiliations
@@ -44,11 +44,11 @@ class _Ids:
 
 
 class _Context:
-    """What the body's writing needs: element ids, and the references with their ids (for citation links)."""
+    """What the body's writing needs: element ids, the references' ids and where sentences cite them."""
 
     def __init__(self, references: list[dict]) -> None:
         self.ids = _Ids()
-        self.references = references
+        self.citations = CitationSpans(references)
         self.ids_of_refs = {ref["id"] for ref in references if ref.get("id")}
 
 
@@ -59,7 +59,7 @@ def _sentences(parent: etree._Element, sentences: list, context: _Context) -> No
         text = sentence.text if n == 0 else " " + sentence.text
         offset = 0 if n == 0 else 1
         cites = [rid for rid in sentence.cites if rid in context.ids_of_refs]
-        spans = citation_spans(sentence.text, cites, context.references)
+        spans = context.citations(sentence.text, cites)
         at = 0
         for start, end, ids in spans:
             append_text(parent, text[at:start + offset])

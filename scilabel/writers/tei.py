@@ -11,7 +11,7 @@ from lxml import etree
 
 from .. import __version__
 from ..references.names import split_name
-from .anchors import citation_spans
+from .anchors import CitationSpans
 from .base import Writer
 from .citation import entry_kind, page_range
 from .front import author_affiliations
@@ -86,7 +86,7 @@ class _Body:
     of the reference list."""
 
     def __init__(self, article: Article) -> None:
-        self.references = article.references
+        self.citations = CitationSpans(article.references)
         self.target = {ref["id"]: f"b{n}" for n, ref in enumerate(article.references) if ref.get("id")}
         self.figures = 0
 
@@ -95,7 +95,7 @@ class _Body:
             s = sub(parent, "s")
             cites = [rid for rid in sentence.cites if rid in self.target]
             at = 0
-            for start, end, ids in citation_spans(sentence.text, cites, self.references):
+            for start, end, ids in self.citations(sentence.text, cites):
                 append_text(s, sentence.text[at:start])
                 sub(s, "ref", sentence.text[start:end], type="bibr", target=" ".join(f"#{self.target[i]}" for i in ids))
                 at = end
