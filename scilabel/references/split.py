@@ -205,11 +205,14 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
     numbered = _numbered([p.label for p in pieces])
     # entries the page's boxes delimit (one list item per entry, its fields in boxes of their own) ...
     run_of = _entry_boxes(zones[chosen], pieces)
-    boxed = by_run = run_of is not None
+    boxed = run_of is not None
     if not boxed:  # ... else runs of chosen zones that other zones (look-up links under each entry) keep apart
         run_of = dict(zip(zones.index[chosen], np.cumsum(~chosen)[chosen]))
-        by_run = not numbered and _entry_like(_years_per_run(pieces, run_of))
     run_years = _years_per_run(pieces, run_of)
+    by_run = boxed or (not numbered and _entry_like(run_years))
+    box_rows: dict = {}
+    for row, run in run_of.items():
+        box_rows.setdefault(run, []).append(row)
     literals: list[Literal] = []
     by_text: list[bool] = []  # whether only the text (not labels or layout) opened each literal
     start = prev = None
@@ -222,7 +225,7 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             by_layout = False
         elif by_run and run_of[piece.row] != run_of[prev.row]:
             by_layout = False  # other zones between two runs: a new entry
-        elif run_years[run_of[piece.row]] <= (2 if boxed else 1 if by_run else -1):
+        elif (boxed and run_years[run_of[piece.row]] <= 2) or (by_run and run_years[run_of[piece.row]] == 1):
             by_layout = True  # an entry's box, or a run with one year, is one entry whatever its pieces look like
         else:
             by_layout = _joins(piece, prev, start, numbered, literals[-1])
@@ -234,8 +237,8 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             literals.append(Literal("", piece.label or None))
             by_text.append(by_layout is None and not _REPEATED_AUTHOR.match(piece.text))
             start = piece
-            if boxed and _citation_key(piece.text, zones.loc[[r for r, n in run_of.items() if n == run_of[piece.row]
-                                                               and r != piece.row], "text"]):
+            if boxed and _citation_key(piece.text, " ".join(
+                    str(zones.at[r, "text"]) for r in box_rows[run_of[piece.row]] if r != piece.row)):
                 literals[-1].label, prev = piece.text.strip(), piece
                 literals[-1].rows.append(piece.row)
                 continue
@@ -254,14 +257,14 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
     return [lit for lit in literals if lit.text or _number(lit.label) is not None]  # a bare "7." is still entry 7
 
 
-def _citation_key(text: str, rest: pd.Series) -> bool:
+def _citation_key(text: str, rest: str) -> bool:
     """Whether ``text``, the first box of an entry, is the entry's citation key printed as its label
     ("Aaron et al. 1990" before "P.G. Aaron, S.S. Frantz ... (1990)"): a few words with a year, every
     name found again in the rest of the entry (the year need not be: "in press")."""
     words = re.findall(r"[^\W\d_][\w'’-]+", text)
     if not _YEAR.search(text) or len(text.split()) > 8 or not words or not words[0][0].isupper():
         return False
-    after = " ".join(rest.astype(str)).casefold()
+    after = rest.casefold()
     return len(after) > len(text) and all(w.casefold() in after for w in words if w.casefold() not in _KEY_JOINERS)
 
 
