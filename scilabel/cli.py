@@ -721,7 +721,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                  "folder, each page's picture at its input path there)")
     p.add_argument("--contact-sheet", type=Path, metavar="PNG",
                    help="with many pages and --overlay: also a grid of every page's overlay, captioned, in this picture")
-    p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-pysbd", "trafilatura",
+    p.add_argument("--baseline", choices=("cbr", "cbr-labelled", "sentences", "sentences-split", "trafilatura",
                                           "metatags", "readability"),
                    help="label with a comparison system instead of the HMM (same JSON schema)")
     p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")

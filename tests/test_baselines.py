@@ -109,7 +109,7 @@ def test_sentence_rules() -> None:
     assert dot_sentences("One here. Two there. Three.") == 3
     text = "Dr. Smith came home. He sat down. Mr. Jones left. It rained. We slept well."
     assert dot_sentences(text) == 7  # the paper's rule splits after every ". "
-    assert SentenceBaseline(splitter="pysbd").sentences(text) == 5
+    assert SentenceBaseline(splitter="split").sentences(text) == 5
     with pytest.raises(ValueError):
         SentenceBaseline(splitter="nltk")
 

@@ -196,7 +196,7 @@ def test_sentence_and_reference_word_lists_reach_their_stages():
     from scilabel.writers.citation import entry_kind
     from scilabel.references.tokens import _kind
     from scilabel.structure.blocks import NOTES_HEADING, is_caption
-    from scilabel.structure.sentences import split_sentences
+    from scilabel.sentences import split_sentences
     assert set(lexicon("never_final")) <= set(lexicon("abbreviations"))
     text = " and ".join(f"in {word}. 2 of the cases" for word in lexicon("abbreviations"))
     assert len(split_sentences(f"We saw it {text}. Then more.")) == 2

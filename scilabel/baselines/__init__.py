@@ -14,7 +14,7 @@ BASELINES: dict[str, Callable[[], Baseline]] = {
     "cbr": CBRBaseline,
     "cbr-labelled": lambda: CBRBaseline(labelled=True),
     "sentences": SentenceBaseline,
-    "sentences-pysbd": lambda: SentenceBaseline(splitter="pysbd"),
+    "sentences-split": lambda: SentenceBaseline(splitter="split"),
     "trafilatura": TrafilaturaBaseline,
     "metatags": MetaTagsBaseline,
     "readability": ReadabilityBaseline,

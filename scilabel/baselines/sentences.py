@@ -8,7 +8,7 @@ chosen blocks' text and images are the result; images are recorded under sanitiz
 and never fetched.
 
 Sentences are counted with the paper's rule (occurrences of ``". "``, plus a final period) or,
-as a variant, with the pysbd sentence splitter.
+as a variant, with scilabel's sentence splitter (:mod:`scilabel.sentences`).
 """
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-import pysbd
 from lxml import etree
 
 from ..atomic import atomic_path, write_text
+from ..sentences import split_sentences
 from .base import Baseline, BaselineResult, element_text, parse_html
 
 MIN_SENTENCES = 5
@@ -38,17 +38,17 @@ def dot_sentences(text: str) -> int:
 
 
 class SentenceBaseline(Baseline):
-    """The sentence-count main block; ``splitter`` is ``"dots"`` (the paper) or ``"pysbd"``."""
+    """The sentence-count main block; ``splitter`` is ``"dots"`` (the paper) or ``"split"``
+    (scilabel's splitter)."""
 
     extracts_content = True
 
     def __init__(self, splitter: str = "dots", min_sentences: int = MIN_SENTENCES):
-        if splitter not in ("dots", "pysbd"):
-            raise ValueError(f"unknown sentence splitter {splitter!r} (dots or pysbd)")
+        if splitter not in ("dots", "split"):
+            raise ValueError(f"unknown sentence splitter {splitter!r} (dots or split)")
         self.splitter = splitter
         self.min_sentences = min_sentences
-        self.name = "sentences" if splitter == "dots" else "sentences-pysbd"
-        self._segmenter = pysbd.Segmenter(language="en", clean=False) if splitter == "pysbd" else None
+        self.name = "sentences" if splitter == "dots" else "sentences-split"
 
     def extract(self, html: str, url: str | None = None) -> BaselineResult:
         """Find the main block(s) and return their text and images."""
@@ -68,12 +68,12 @@ class SentenceBaseline(Baseline):
 
     def sentences(self, text: str) -> int:
         """Sentence count of ``text`` with this baseline's splitter."""
-        if self._segmenter is None:
+        if self.splitter == "dots":
             return dot_sentences(text)
         text = " ".join(text.split())
-        if len(_ENDINGS.findall(text)) < self.min_sentences - 1:  # pysbd cannot find enough: skip it
+        if len(_ENDINGS.findall(text)) < self.min_sentences - 1:  # the splitter cannot find enough: skip it
             return 1 if text else 0
-        return len(self._segmenter.segment(text))
+        return len(split_sentences(text))
 
     def _innermost_qualifying(self, elements: list[etree._Element]) -> list[etree._Element]:
         """Qualifying elements not containing another one, in reverse document order."""

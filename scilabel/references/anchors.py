@@ -20,20 +20,17 @@ whole words; author-year anchors link to the reference whose first author's fami
 """
 from __future__ import annotations
 
-import functools
 import re
-import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
-import pysbd
-from pysbd.utils import TextSpan
 from rapidfuzz import fuzz
 
 from ..lexicons import alternation, lexicon
+from ..sentences import sentence_spans
 
 FORMATS = (
     "bracket-number", "paren-number", "superscript", "author-year", "author-year-bracket", "alpha-bracket"
@@ -373,69 +370,6 @@ def _number_index(references: Sequence[dict]) -> dict[int, int]:
 
 # --------------------------------------------------------------------------- entry point
 
-_SEGMENTER: pysbd.Segmenter | None = None
-
-
-class _KeptPatterns:
-    """The ``re`` functions pysbd calls, with every compiled pattern kept. pysbd writes a pattern per
-    abbreviation, more than ``re``'s own cache holds (512), so it compiled them anew for every text:
-    half of its time. The results are ``re``'s."""
-
-    compile = staticmethod(functools.lru_cache(maxsize=4096)(re.compile))
-
-    def __getattr__(self, name: str):
-        return getattr(re, name)
-
-    def sub(self, pattern, repl, string, count=0, flags=0):
-        return self.compile(pattern, flags).sub(repl, string, count)
-
-    def split(self, pattern, string, maxsplit=0, flags=0):
-        return self.compile(pattern, flags).split(string, maxsplit)
-
-    def findall(self, pattern, string, flags=0):
-        return self.compile(pattern, flags).findall(string)
-
-    def finditer(self, pattern, string, flags=0):
-        return self.compile(pattern, flags).finditer(string)
-
-    def search(self, pattern, string, flags=0):
-        return self.compile(pattern, flags).search(string)
-
-    def match(self, pattern, string, flags=0):
-        return self.compile(pattern, flags).match(string)
-
-
-class _Segmenter(pysbd.Segmenter):
-    """pysbd's segmenter, finding each sentence in the text with ``str.find`` where pysbd compiled a
-    pattern of each sentence (its escaped text, then ``\\s*``) to search for: the same spans."""
-
-    def sentences_with_char_spans(self, sentences: list[str]) -> list[TextSpan]:
-        text, spans, prior_end = self.original_text, [], 0
-        for sent in sentences:
-            start = text.find(sent)
-            while start >= 0:
-                end = start + len(sent)
-                while end < len(text) and text[end].isspace():
-                    end += 1
-                if end > prior_end:
-                    spans.append(TextSpan(text[start:end], start, end))
-                    prior_end = end
-                    break
-                start = text.find(sent, end if end > start else start + 1)
-        return spans
-
-
-def _sentences(text: str) -> list[tuple[int, int, str]]:
-    global _SEGMENTER
-    if _SEGMENTER is None:
-        kept = _KeptPatterns()
-        for module in list(sys.modules.values()):
-            if getattr(module, "__name__", "").startswith("pysbd") and getattr(module, "re", None) is re:
-                module.re = kept
-        _SEGMENTER = _Segmenter(language="en", clean=False, char_span=True)
-    return [(s.start, s.end, s.sent.strip()) for s in _SEGMENTER.segment(text)]
-
-
 def find_anchors(
     zones: pd.DataFrame,
     references: Sequence[dict],
@@ -459,9 +393,9 @@ def find_anchors(
         found = linker.anchors(text, fmt, terms, None if sup is None else int(sup[i]), row)
         if not found:
             continue
-        sentences = _sentences(text)
+        sentences = sentence_spans(text)
         for anchor in found:
-            anchor.context = next((s for a, b, s in sentences if a <= anchor.start < b), text)
+            anchor.context = next((text[a:b] for a, b in sentences if a <= anchor.start < b), text)
         anchors.extend(found)
     return anchors
 

@@ -78,6 +78,7 @@ class _Piece:
     h: float
     font_size: float
     label: str | None
+    years: int = 0  #: publication years in the text
     glued: bool = False  #: whether a number glued to the text is a label (the list is numbered)
     bare: bool = False  #: whether the piece is an entry label and nothing else ("12.", "[12]")
 
@@ -115,10 +116,12 @@ def _inner_split(text: str) -> list[str]:
 def _pieces(zones: pd.DataFrame) -> list[_Piece]:
     """Pieces of text with their geometry; labels glued to the text count only if the list is numbered."""
     pieces = []
-    for row, z in zones.iterrows():
-        for part in _inner_split(str(z["text"])):
-            size = float(z.get("font_size", 16.0) or 16.0)
-            pieces.append(_Piece(part, row, float(z["x"]), float(z["y"]), float(z["h"]), size, None))
+    sizes = zones["font_size"].fillna(16.0) if "font_size" in zones else [16.0] * len(zones)
+    for row, text, x, y, h, size in zip(zones.index, zones["text"].astype(str), zones["x"], zones["y"], zones["h"],
+                                        sizes):
+        for part in _inner_split(text):
+            pieces.append(_Piece(part, row, float(x), float(y), float(h), float(size or 16.0), None,
+                                 len(_YEAR.findall(part))))
     numbered = _numbered([leading_label(p.text, glued=True)[0] for p in pieces])
     label_only = [bool(_LABEL_ONLY.match(p.text)) for p in pieces]
     # a plain number that is not followed by punctuation ("9", "," is a volume) may be a label
@@ -213,6 +216,7 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
     box_rows: dict = {}
     for row, run in run_of.items():
         box_rows.setdefault(run, []).append(row)
+    text_of = dict(zip(zones.index, zones["text"].astype(str)))
     literals: list[Literal] = []
     by_text: list[bool] = []  # whether only the text (not labels or layout) opened each literal
     start = prev = None
@@ -238,7 +242,7 @@ def split_references(zones: pd.DataFrame, label_column: str = "label", label: st
             by_text.append(by_layout is None and not _REPEATED_AUTHOR.match(piece.text))
             start = piece
             if boxed and _citation_key(piece.text, " ".join(
-                    str(zones.at[r, "text"]) for r in box_rows[run_of[piece.row]] if r != piece.row)):
+                    text_of[r] for r in box_rows[run_of[piece.row]] if r != piece.row)):
                 literals[-1].label, prev = piece.text.strip(), piece
                 literals[-1].rows.append(piece.row)
                 continue
@@ -311,7 +315,7 @@ def _years_per_run(pieces: list[_Piece], run_of: dict) -> dict:
     for piece in pieces:
         if not _FURNITURE.match(piece.text):
             run = run_of[piece.row]
-            runs[run] = runs.get(run, 0) + len(_YEAR.findall(piece.text))
+            runs[run] = runs.get(run, 0) + piece.years
     return runs
 
 

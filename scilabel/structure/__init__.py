@@ -21,7 +21,7 @@ from ..references import ReferenceParser
 from .blocks import group_blocks
 from .classify import classify_zones
 from .model import BlockModel
-from .sentences import split_sentences
+from ..sentences import split_sentences
 from .tree import Article, Figure, Footnote, Item, Paragraph, Section, Sentence, build_article, references_section
 
 __all__ = [

@@ -31,7 +31,7 @@ import pandas as pd
 from lxml import html as lxml_html
 
 from .blocks import KINDS
-from .sentences import split_sentences
+from ..sentences import split_sentences
 from .tree import Article, Figure, Item, Paragraph
 
 #: Gold structure roles that are body blocks.

@@ -22,7 +22,7 @@ from ..fields import affiliation_texts, field_text, split_author_names, strip_ca
 from .blocks import CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, group_blocks, heading_number
 from .classify import classify_zones
 from .model import BlockModel
-from .sentences import split_sentences
+from ..sentences import split_sentences
 
 _ROMAN = re.compile(r"^[IVXLC]+$")
 #: Section titles that are the abstract when the labeller found none (the lexicon ``abstract_headings``).
