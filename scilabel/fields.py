@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 
+import numpy as np
 import pandas as pd
 
 from .constraints import BYLINE_CAPTION
@@ -139,11 +140,10 @@ def page_record(source: str, model: str, zones: pd.DataFrame, labels: PageLabels
         "source": source,
         "model": model,
         "zones": [
-            {"label": lab, "state": state, "text": text, "bbox": [round(float(v), 1) for v in bbox], "page": int(page),
-             "confidence": round(float(conf), 4)}
+            {"label": lab, "state": state, "text": text, "bbox": bbox, "page": page, "confidence": conf}
             for lab, state, text, bbox, page, conf in zip(
-                labels.labels, labels.states, texts, zones[["x", "y", "w", "h"]].itertuples(index=False), zones["page"],
-                labels.confidence
+                labels.labels, labels.states, texts, np.round(zones[["x", "y", "w", "h"]].to_numpy(float), 1).tolist(),
+                zones["page"].astype(int).tolist(), np.round(np.asarray(labels.confidence, float), 4).tolist()
             )
         ],
         "title": field_text("title", of("title")),

@@ -11,7 +11,6 @@ here into the zone's gold fields and go no further.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -65,6 +64,8 @@ class _Walk:
         self.in_link = [False] * n
         self.in_sup = [False] * n
         self.annotated = False
+        self.cited = False  #: whether any element names cited references (``data-scilabel-cite``)
+        self.ancestry: dict[int, tuple[str, str]] = {}  #: :func:`_ancestry` of each element met
         for node in nodes:
             i, p = node.index, node.parent
             if p >= 0:
@@ -77,6 +78,8 @@ class _Walk:
             if LABEL_ATTR in attrs:
                 self.label[i] = attrs[LABEL_ATTR].strip() or None
                 self.annotated = True
+            if "data-scilabel-cite" in attrs:
+                self.cited = True
             if attrs.get("data-scilabel-content") == "1":
                 self.content[i] = True
             self.struct[i] = attrs.get("data-scilabel-struct", self.struct[i])
@@ -155,40 +158,41 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
     y0 = min(nodes[i].bbox[1] for i in texts)
     x1 = max(nodes[i].bbox[0] + nodes[i].bbox[2] for i in texts)
     y1 = max(nodes[i].bbox[1] + nodes[i].bbox[3] for i in texts)
-    sizes: Counter[float] = Counter()
-    weights: Counter[int] = Counter()
-    labels: Counter[str] = Counter()
+    sizes: dict[float, int] = {}
+    weights: dict[int, int] = {}
+    labels: dict[str, int] = {}
     link = sup = italic = 0
     content_chars = 0
     for i in texts:
         n_chars = len(nodes[i].text.strip())
         style = nodes[nodes[i].parent]
-        sizes[style.font_size] += n_chars
-        weights[style.font_weight] += n_chars
-        labels[facts.label[i] or "other"] += n_chars
+        sizes[style.font_size] = sizes.get(style.font_size, 0) + n_chars
+        weights[style.font_weight] = weights.get(style.font_weight, 0) + n_chars
+        label = facts.label[i] or "other"
+        labels[label] = labels.get(label, 0) + n_chars
         link += n_chars * facts.in_link[i]
         sup += n_chars * facts.in_sup[i]
         italic += n_chars * (style.font_style == "italic")
         content_chars += n_chars * facts.content[i]
     first = texts[0]
     container = _common_ancestor(nodes, facts.depth, [nodes[i].parent for i in texts])
-    tag_path, node_path = _ancestry(nodes, container)
+    tag_path, node_path = _ancestry(nodes, container, facts.ancestry)
     return Zone(
         text=text,
         bbox=(x0, y0, x1 - x0, y1 - y0),
-        font_size=sizes.most_common(1)[0][0],
-        font_weight=weights.most_common(1)[0][0],
+        font_size=max(sizes, key=sizes.__getitem__),
+        font_weight=max(weights, key=weights.__getitem__),
         tag_path=tag_path,
         node_path=node_path,
         dom_index=first,
         link_chars=link,
         sup_chars=sup,
         italic_chars=italic,
-        label=labels.most_common(1)[0][0],
+        label=max(labels, key=labels.__getitem__),
         content=2 * content_chars > sum(labels.values()),
         struct=facts.struct[first],
         ref_id=facts.ref_id[first],
-        cites=_cited_ids(nodes, run),
+        cites=_cited_ids(nodes, run) if facts.cited else (),
     )
 
 
@@ -237,14 +241,18 @@ def _common_ancestor(nodes: list[Node], depth: list[int], indices: list[int]) ->
     return lca
 
 
-def _ancestry(nodes: list[Node], index: int) -> tuple[str, str]:
-    """The tags and the DOM indices of the elements from the root to ``index``: ``tag_path``, ``node_path``."""
+def _ancestry(nodes: list[Node], index: int, known: dict[int, tuple[str, str]]) -> tuple[str, str]:
+    """The tags and the DOM indices of the elements from the root to ``index``: ``tag_path``, ``node_path``
+    (``known`` holds those already built, of any element, and gains each one built here)."""
     chain = []
-    while index >= 0:
+    while index >= 0 and index not in known:
         chain.append(index)
         index = nodes[index].parent
-    chain.reverse()
-    return "/".join(nodes[i].tag for i in chain), "/".join(map(str, chain))
+    tags, path = known[index] if index >= 0 else ("", "")
+    for i in reversed(chain):
+        tags, path = (f"{tags}/{nodes[i].tag}", f"{path}/{i}") if path else (nodes[i].tag, str(i))
+        known[i] = (tags, path)
+    return tags, path
 
 
 def _cited_ids(nodes: list[Node], run: list[int]) -> tuple[str, ...]:

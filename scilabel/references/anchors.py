@@ -135,6 +135,10 @@ def _plausible_host(word: str) -> bool:
     return letters == "al" or sum(ch.islower() for ch in letters) > 2
 
 
+#: The word (or closing bracket) a superscript number follows, with its punctuation: "cancer", "insects.";
+#: looked for in the characters just before the number only.
+_HOST = re.compile(r"(?:[^\W\d_]+|\))[.,;:’”]?$")
+_HOST_REACH = 64
 #: Words after which a number is a quantity or a label, not a citation ("from 32", "Figure 1"): the
 #: lexicon ``not_citation_hosts``.
 _NOT_HOSTS = frozenset(lexicon("not_citation_hosts"))
@@ -154,7 +158,7 @@ def _superscripts(
         spaced = bool(m.group(1))
         if spaced and not budget:
             continue
-        host = re.search(r"(?:[^\W\d_]+|\))[.,;:’”]?$", text[: m.start(1)])
+        host = _HOST.search(text, max(0, m.start(1) - _HOST_REACH), m.start(1))
         if host is None or host.group().rstrip(".,;:’”").lower() in _NOT_HOSTS:
             continue
         free = not spaced and host.group()[-1] in ".,;:’”)"  # after punctuation: "insects.31", "nm).35"
@@ -255,13 +259,14 @@ def candidates(
 
 
 def detect_format(
-    texts: Sequence[str], n_refs: int | None = None, sup_chars: Sequence[int] | None = None
+    texts: Sequence[str], n_refs: int | None = None, sup_chars: Sequence[int] | None = None,
+    terms: frozenset[str] | None = None,
 ) -> str | None:
     """The paper's anchor format: the one with most plausible anchors over all its body texts
     (weighted by :data:`FORMAT_WEIGHTS`; ``sup_chars``: superscript characters per text, when
-    known). None when nothing matches."""
+    known; ``terms``: :func:`glued_terms` of the texts, when already known). None when nothing matches."""
     counts = {}
-    terms = glued_terms(texts)
+    terms = glued_terms(texts) if terms is None else terms
     for fmt in FORMATS:
         total = 0
         for i, text in enumerate(texts):
@@ -384,10 +389,10 @@ def find_anchors(
     texts = [str(t) for t in body["text"]]
     sup = list(body["sup_chars"]) if "sup_chars" in body else None
     linker = Linker(references)
-    fmt = fmt or detect_format(texts, linker.limit, sup)
+    terms = glued_terms(texts)
+    fmt = fmt or detect_format(texts, linker.limit, sup, terms)
     if fmt is None:
         return []
-    terms = glued_terms(texts)
     anchors: list[Anchor] = []
     for i, (row, text) in enumerate(zip(body.index, texts)):
         found = linker.anchors(text, fmt, terms, None if sup is None else int(sup[i]), row)

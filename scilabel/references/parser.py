@@ -130,17 +130,17 @@ class ReferenceParser(BaseEstimator):
     def predict(self, texts: Iterable[str]) -> list[list[str]]:
         """Field label of every token (see :func:`~scilabel.references.tokens.tokenize`) of each text."""
         check_is_fitted(self, "crf_")
-        out = []
-        for text in texts:
-            tokens = tokenize(text)
-            out.append(self.crf_.predict_single(sequence_features(text, tokens)) if tokens else [])
-        return out
+        return [self._tag(text, tokenize(text)) for text in texts]
+
+    def _tag(self, text: str, tokens: list) -> list[str]:
+        return self.crf_.predict_single(sequence_features(text, tokens)) if tokens else []
 
     def field_texts(self, text: str) -> dict[str, str | None]:
         """The text of each field (``author`` for the whole author list) as written in ``text``:
         the main run of tokens labelled with it (see :func:`_field_text`), None when absent."""
+        check_is_fitted(self, "crf_")
         tokens = tokenize(text)
-        labels = self.predict([text])[0]
+        labels = self._tag(text, tokens)
         return {name: _field_text(text, tokens, labels, name) for name in self.classes_ if name != "other"}
 
     def parse(self, text: str) -> dict[str, object]:

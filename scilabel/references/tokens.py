@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..lexicons import lexicon
 
@@ -81,8 +82,9 @@ def _kind(word: str) -> str:
     return "mixed"
 
 
-def _base(tok: Token, nxt: Token | None, text: str) -> dict[str, object]:
-    word = tok.text
+@lru_cache(maxsize=65536)
+def _word_features(word: str) -> dict[str, object]:
+    """The features of a token that its text alone decides (shared: never change the dict)."""
     kind = _kind(word)
     low = f"<{kind}>" if kind.startswith("num") or kind == "year" else word.lower()  # numbers by kind, not value
     feats: dict[str, object] = {"w": low, "shape": shape(word), "kind": kind}
@@ -90,6 +92,11 @@ def _base(tok: Token, nxt: Token | None, text: str) -> dict[str, object]:
         feats["p3"], feats["s3"], feats["s2"] = low[:3], low[-3:], low[-2:]
     if _ROMAN.match(word) and len(word) > 1:
         feats["roman"] = True
+    return feats
+
+
+def _base(tok: Token, nxt: Token | None, text: str) -> dict[str, object]:
+    feats = dict(_word_features(tok.text))
     if nxt is not None and nxt.start == tok.end:
         feats["glued"] = nxt.text if not nxt.text[0].isalnum() else "w"  # "J." "Smith," "1999)"
     if tok.end == len(text) or (tok.end < len(text) and text[tok.end].isspace()):
