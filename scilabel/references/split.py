@@ -295,7 +295,8 @@ def _entry_boxes(zones: pd.DataFrame, pieces: list[_Piece]) -> dict | None:
     kept = [i for i, t in enumerate(texts) if not _FURNITURE.match(t) and any(c.isalnum() for c in t)]
     if len(kept) < 3:
         return None
-    paths = [tuple(zones["node_path"].iat[i].split("/")) for i in kept]
+    node_paths = zones["node_path"].tolist()
+    paths = [tuple(node_paths[i].split("/")) for i in kept]
     shared = [None if a == b else next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
               for a, b in zip(paths, paths[1:])]
     for depth in sorted({d for d in shared if d is not None}):
