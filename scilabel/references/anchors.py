@@ -386,6 +386,7 @@ def find_anchors(
     ``references`` (parsed references in list order, with ``text``, ``label``, ``authors``,
     ``year``), each with its sentence. ``fmt`` forces a format instead of deciding it."""
     body = zones[zones[label_column].isin(body_labels)]
+    body = body[body["text"].astype(str).str.contains(r"\d", regex=True)]  # every format's anchors hold a digit
     texts = [str(t) for t in body["text"]]
     sup = list(body["sup_chars"]) if "sup_chars" in body else None
     linker = Linker(references)
