@@ -10,7 +10,7 @@
    three times, then run to the end: every page must be in the output exactly once, and no browser left.
 
     .venv/bin/python benchmarks/throughput.py [--pages ../shared/data/pages] [--ratio 159] [--workers-pages 120]
-        [--long 2000] [--resume-pages 2000] [--json out.json]
+        [--long 2000] [--resume-pages 2000] [--no-references] [--json out.json]
 
 Real pages are cycled to the counts asked; the kill-and-resume run labels generated copies of the
 example page (written under build/).
@@ -65,7 +65,7 @@ def tree_cpu_s(pid: int) -> float:
     return total
 
 
-def ratio(pages: list[str], block: int = 10) -> dict:
+def ratio(pages: list[str], block: int = 10, settings: LabelSettings = LabelSettings()) -> dict:
     """Bare Chromium and the labeller (as a worker runs it, reading ahead; and one page after the other)
     over the same pages, block by block in turn, so that load from elsewhere falls on all three. Beside
     the wall time, the CPU time of each side's processes (this one, its browsers and workers): what
@@ -74,7 +74,7 @@ def ratio(pages: list[str], block: int = 10) -> dict:
     cpu = dict.fromkeys(seconds, 0.0)
     me = os.getpid()
     failed = 0
-    with Renderer() as renderer, PageLabeller(LabelSettings()) as labeller:
+    with Renderer() as renderer, PageLabeller(settings) as labeller:
         renderer.render(pages[0])
         labeller.label(pages[0])
         for start in tqdm(range(0, len(pages), block), desc="ratio (blocks)"):
@@ -156,6 +156,8 @@ def main() -> None:
     ap.add_argument("--workers-pages", type=int, default=120, help="pages of each workers run (0: skip)")
     ap.add_argument("--long", type=int, default=2000, help="pages of the memory run (0: skip)")
     ap.add_argument("--resume-pages", type=int, default=2000, help="pages of the kill-and-resume run (0: skip)")
+    ap.add_argument("--no-references", action="store_true",
+                    help="the ratio's labeller leaves the references out (scilabel label --no-references)")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     logging.basicConfig(level=logging.ERROR)
@@ -163,7 +165,7 @@ def main() -> None:
     cycled = lambda n: list(itertools.islice(itertools.cycle(real), n))  # noqa: E731
     result = {"cores": os.cpu_count(), "load_at_start": os.getloadavg()}
     if args.ratio:
-        result["ratio"] = ratio(cycled(args.ratio))
+        result["ratio"] = ratio(cycled(args.ratio), settings=LabelSettings(references=not args.no_references))
         print("ratio", result["ratio"], flush=True)
     if args.workers_pages:
         one, two = (pages_per_second(cycled(args.workers_pages), n) for n in (1, 2))

@@ -51,16 +51,19 @@ class LabelSettings:
     trust_model: bool = False  #: also load model pickles (which run code on load)
     output: str = "label"  #: the record of each page: ``label``, ``refs`` or ``structure`` (pipeline.OUTPUTS)
     block_model: Path | None = None  #: with ``output="structure"``, a block model file (default the shipped one)
+    references: bool = True  #: parse the references (False: a ``label`` record's references are null)
 
     def load_models(self):
-        """The zone labeller and the reference parser."""
+        """The zone labeller and the reference parser (None when :attr:`references` is off)."""
         from .persistence import load_model, model_path
         from .references import load_parser
 
+        if not self.references and self.output != "label":
+            raise ValueError(f"the {self.output} output is made of the references: they cannot be left out")
         labeler = load_model(model_path(self.model), trust=self.trust_model)
         if not self.page_metadata:
             labeler.set_params(page_metadata=False)
-        return labeler, load_parser(self.refs_model, trust=self.trust_model)
+        return labeler, load_parser(self.refs_model, trust=self.trust_model) if self.references else None
 
     def page_seconds(self) -> float:
         """How long a worker may take on one page before it is killed: above the renderer's own ceiling."""

@@ -15,7 +15,7 @@ from .features.evidence import with_declared
 from .fields import page_record
 from .overlay import draw_overlay
 from .readers import Document, PageError, Reader
-from .references import PageReferences, ReferenceParser, page_references
+from .references import UNPARSED, PageReferences, ReferenceParser, page_references
 
 
 @dataclass
@@ -34,19 +34,21 @@ def model_name(labeler: ZoneLabeler) -> str:
 
 
 def read_page(
-    reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser, source: str | Path, overlay: Path | None = None
+    reader: Reader, labeler: ZoneLabeler, parser: ReferenceParser | None, source: str | Path,
+    overlay: Path | None = None
 ) -> ReadPage:
     """Read one source with ``reader`` (an entered one), label its zones and parse its references with
-    ``parser``; with ``overlay``, also save the labelled screenshot there."""
+    ``parser`` (None: leave them out); with ``overlay``, also save the labelled screenshot there."""
     with tempfile.TemporaryDirectory(prefix="scilabel-") as tmp:
         document = reader.read(source, screenshot=Path(tmp) / "page.png" if overlay else None)
         return labelled_page(document, labeler, parser, overlay)
 
 
-def labelled_page(document: Document, labeler: ZoneLabeler, parser: ReferenceParser,
+def labelled_page(document: Document, labeler: ZoneLabeler, parser: ReferenceParser | None,
                   overlay: Path | None = None) -> ReadPage:
     """Label the zones of a document a reader read and parse its references (see :func:`read_page`;
-    ``overlay`` needs the document's screenshot)."""
+    ``overlay`` needs the document's screenshot; without a ``parser`` the references are left out:
+    :data:`~scilabel.references.UNPARSED`)."""
     zones = with_declared(document.zones, document.metadata)  # read only when labeler.page_metadata
     labels = labeler.label_pages(zones)
     result = labels[0] if labels else PageLabels([], [], np.zeros(0))  # a page without zones
@@ -55,7 +57,8 @@ def labelled_page(document: Document, labeler: ZoneLabeler, parser: ReferencePar
             raise PageError(f"{document.source}: no picture of the page to draw the overlay on")
         boxes = [((r.x, r.y, r.w, r.h), lab) for r, lab in zip(zones.itertuples(), result.labels)]
         draw_overlay(document.screenshot, boxes, overlay)
-    references = page_references(zones.assign(predicted=result.labels), parser, label_column="predicted")
+    references = (UNPARSED if parser is None
+                  else page_references(zones.assign(predicted=result.labels), parser, label_column="predicted"))
     return ReadPage(document, result, references)
 
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from scilabel.batch import descendants, is_failure, label_many
+from scilabel.batch import LabelSettings, PageLabeller, descendants, is_failure, label_many
 from scilabel.cli import main
 from scilabel.readers.sources import from_html
 
@@ -77,6 +77,14 @@ def test_two_workers_yield_records_and_failures_and_leave_no_process(tmp_path):
     while alive(workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert alive(workers) == []  # ... all gone once the run is over
+
+
+def test_a_run_without_references_labels_the_header_and_refuses_outputs_made_of_them(tmp_path):
+    with PageLabeller(LabelSettings(references=False)) as labeller:
+        record = labeller.label(pages(tmp_path, 1)[0])
+    assert record["references"] is None and record["title"].startswith("Seasonal shifts 0")
+    with pytest.raises(ValueError, match="references"):
+        LabelSettings(references=False, output="refs").load_models()
 
 
 def test_no_browser_outlives_a_parent_killed_with_sigkill(tmp_path):

@@ -54,6 +54,16 @@ def test_default_model_labels_example_page_exactly_as_its_gold(capsys, gold_labe
     assert all(len(r["contexts"]) == 1 for r in refs)
 
 
+def test_no_references_leaves_them_unparsed_and_the_header_as_it_was(capsys):
+    record = label_example(capsys, "--no-references")
+    assert record["references"] is None and record["anchor_format"] is None
+    assert record["title"] == "Seasonal shifts in nectar foraging by urban Bombus bumblebees"
+    assert record["authors"] == ["Marta Kowalczyk", "Daniel O. Reyes", "Ingrid Halvorsen"]
+    assert any(z["label"] == "references" for z in record["zones"])  # the zones are still labelled
+    assert main(["label", str(EXAMPLE_PAGE), "--no-references", "--format", "bibtex"]) == 1
+    assert "--no-references" in capsys.readouterr().err
+
+
 def test_naive_bayes_model_finds_the_front_matter_and_references(capsys, gold_labels):
     record = label_example(capsys, "--model", "nb")
     assert record["model"] == "scilabel-nb"

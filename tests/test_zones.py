@@ -156,3 +156,18 @@ def test_fallback_rules_apply_under_a_strict_content_security_policy(zones_of):
     html = """<html><head><meta http-equiv="Content-Security-Policy" content="style-src 'none'; script-src 'none'">
     </head><body><h2 class="visually-hidden">Hidden heading</h2><p>Visible</p></body></html>"""
     assert [z.text for z in zones_of(html)] == ["Visible"]
+
+
+def test_tag_and_node_paths_name_the_same_boxes(renderer):
+    """Each zone's node_path indexes the rendered nodes from the root to its container, whose tags are its
+    tag_path; zones in one list item share the item's path, and the items differ only below the list."""
+    page = renderer.render("<main><ol><li><b>Aaron 1990</b><div>P. Aaron. A title.</div></li>"
+                           "<li><b>Bell 1991</b><div>Q. Bell. Another.</div></li></ol><p>after</p></main>")
+    zones = collect_zones(page)
+    for zone in zones:
+        indices = [int(i) for i in zone.node_path.split("/")]
+        assert indices[0] == 0 and [page.nodes[i].tag for i in indices] == zone.tag_path.split("/")
+        assert all(page.nodes[b].parent == a for a, b in zip(indices, indices[1:]))
+    items = [z.node_path.split("/") for z in zones[:4]]
+    assert items[0][:-1] == items[1][:-1] and items[2][:-1] == items[3][:-1] and items[0][:-2] == items[2][:-2]
+    assert items[0][-2] != items[2][-2] and zones[4].tag_path.endswith("main/p")

@@ -23,7 +23,7 @@ from .parser import YEAR, ReferenceParser, versions
 from .split import Literal, split_references
 
 __all__ = [
-    "Anchor", "Literal", "PageReferences", "ReferenceParser", "load_parser", "page_references", "save_parser",
+    "UNPARSED", "Anchor", "Literal", "PageReferences", "ReferenceParser", "load_parser", "page_references", "save_parser",
     "split_references",
 ]
 
@@ -57,10 +57,14 @@ class PageReferences:
     """What one page yields: parsed references (with ``contexts``), the literals they came from
     (same order, with their zone rows), the anchors found, and the anchor format decided."""
 
-    references: list[dict]
+    references: list[dict] | None  #: None when the references were not asked for (:data:`UNPARSED`)
     literals: list[Literal]
     anchors: list[Anchor]
     format: str | None
+
+
+#: A page's references when the run leaves them out (``scilabel label --no-references``).
+UNPARSED = PageReferences(None, [], [], None)
 
 
 def page_references(zones: pd.DataFrame, parser: ReferenceParser, label_column: str = "label") -> PageReferences:
