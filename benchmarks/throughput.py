@@ -5,7 +5,8 @@
    record), and the labeller one page after the other (:meth:`~scilabel.batch.PageLabeller.label`), on
    the same pages, in blocks of 10 pages in turn so that other load hits all sides alike;
 2. workers: pages/s of :func:`scilabel.label_many` with 1 and with 2 workers (first to last record);
-3. memory: resident memory of a worker and its browser at page 200 and at the last page of a long run;
+3. memory: resident memory of a worker, alone and with its browser, over pages 200-300 and the last 100 pages
+   of a long run (medians of a sample after every page);
 4. kill and resume: ``scilabel label DIR -o out.jsonl --resume`` killed (``kill -9``) at random points
    three times, then run to the end: every page must be in the output exactly once, and no browser left.
 
@@ -107,17 +108,28 @@ def pages_per_second(pages: list[str], workers: int) -> float:
     return (len(times) - 1) / (times[-1] - times[0])
 
 
-def memory(pages: list[str]) -> dict:
+def memory(pages: list[str], window: int = 100) -> dict:
+    """Resident memory of the worker process alone and with its browser, sampled after every record: the
+    medians over ``window`` pages from page 200 (the first browser's budget spent) and over the last
+    ``window`` pages. Single samples swing with the page the browser holds at that moment (by hundreds of
+    MB on these pages), which hides or fakes a trend; the worker's own memory is where a leak of ours
+    would show, since the browser restarts every :data:`~scilabel.batch.PAGE_BUDGET` pages."""
     me = os.getpid()
     early = min(200, len(pages) // 10)
-    samples = {}
-    for i, _ in enumerate(tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"), start=1):
-        if i in (early, len(pages)):
-            workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
-            samples[i] = round(sum(tree_rss_mb(w.pid) for w in workers), 1)
-    first, last = samples[early], samples[len(pages)]
-    return {"page": early, "mb": first, "last_page": len(pages), "last_mb": last,
-            "growth_pct": round(100 * (last - first) / first, 1)}
+    own, tree = [], []
+    for _ in tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"):
+        workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
+        own.append(sum(psutil.Process(w.pid).memory_info().rss for w in workers) / 2**20)
+        tree.append(sum(tree_rss_mb(w.pid) for w in workers))
+
+    def growth(samples: list[float]) -> dict:
+        first = statistics.median(samples[early:early + window])
+        last = statistics.median(samples[-window:])
+        return {"early_mb": round(first, 1), "last_mb": round(last, 1), "growth_pct": round(100 * (last - first) / first, 1),
+                "max_mb": round(max(samples[early:]), 1)}
+
+    return {"pages": len(pages), "early_pages": [early, early + window], "last_pages": [len(pages) - window, len(pages)],
+            "worker": growth(own), "worker_and_browser": growth(tree)}
 
 
 def kill_and_resume(count: int, folder: Path, kills: int = 3, seed: int = 0) -> dict:

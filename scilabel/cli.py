@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -209,11 +210,14 @@ def _page_command(args: argparse.Namespace, output: str) -> int:
             baseline.case_base.save(args.case_base)
         _emit(_one_record(args, record, output), args.output)
         return 0
-    from .pipeline import page_article_of, page_output, read_page
+    overlay = getattr(args, "overlay", None)
+    with tempfile.TemporaryDirectory(prefix="scilabel-") as tmp, _opening(
+            reader_for(page, **_reader_options(args)),
+            lambda reader: reader.read(page, screenshot=Path(tmp) / "page.png" if overlay else None)) as document:
+        from .pipeline import labelled_page, page_article_of, page_output  # scikit-learn loads as the page renders
 
-    with _opening(reader_for(page, **_reader_options(args))) as reader:
         labeler, parser = _load_models(args)
-        read = read_page(reader(), labeler, parser, page, overlay=getattr(args, "overlay", None))
+        read = labelled_page(document(), labeler, parser, overlay)
     if output == "structure" and args.format not in STREAMED:
         _emit(WRITERS[args.format].structure(page_article_of(read, labeler, args.block_model)), args.output)
         return 0
@@ -257,17 +261,26 @@ HEADER_FORMATS = ("json", "jsonl", "tsv", "cite-bibtex", "cite-csl", "cite-ris")
 
 
 @contextlib.contextmanager
-def _opening(reader):
-    """Enter ``reader`` in a thread, so that its browser starts while the block loads the models; the
-    block gets a function that waits for it and returns it. The reader is exited on leaving."""
+def _opening(reader, read: Callable | None = None):
+    """Enter ``reader`` in a thread, so that its browser starts (and, with ``read``, reads the page:
+    ``read(reader)``) while the block imports scikit-learn and loads the models; the block gets a
+    function that waits for that and returns the reader, or what ``read`` returned. The reader is exited
+    on leaving, once its read is over."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as pool:
         started = pool.submit(reader.__enter__)
+        done = pool.submit(lambda: read(reader) if started.exception() is None else None) if read else started
+
+        def result():
+            started.result()  # the reader's own error first (no browser)
+            return done.result()
+
         try:
-            yield started.result
+            yield result
         finally:
             if started.exception() is None:
+                done.exception()
                 reader.__exit__(None, None, None)
 
 

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from .atomic import atomic_path
 
@@ -232,6 +231,8 @@ def _resolve(module: str, name: str) -> Any:
 
 
 def _check_class(cls: type) -> None:
+    from sklearn.base import BaseEstimator  # here, not at import: the CLI starts without scikit-learn
+
     module = cls.__module__ + "."
     if module.startswith(TRUSTED_CLASS_MODULES):
         return

@@ -13,19 +13,31 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from .. import modelfile
 from ..modelfile import MODELS_DIR
 from .anchors import Anchor, attach_contexts, find_anchors
-from .parser import YEAR, ReferenceParser, versions
 from .split import Literal, split_references
+
+if TYPE_CHECKING:
+    from .parser import ReferenceParser
 
 __all__ = [
     "UNPARSED", "Anchor", "Literal", "PageReferences", "ReferenceParser", "load_parser", "page_references", "save_parser",
     "split_references",
 ]
+
+def __getattr__(name: str):
+    """``ReferenceParser`` without importing scikit-learn with the package (the CLI starts without it)."""
+    if name == "ReferenceParser":
+        from .parser import ReferenceParser
+
+        return ReferenceParser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The shipped reference parser.
 MODEL_PATH = MODELS_DIR / "scilabel-refs.npz"
@@ -41,6 +53,7 @@ def load_parser(path: str | Path | None = None, trust: bool = False) -> Referenc
     when it was saved with other versions of scilabel or its CRF packages; raise
     :class:`~scilabel.persistence.ModelError` (a ``ValueError``) when it is not a parser."""
     from ..persistence import read_model_file
+    from .parser import ReferenceParser, versions
 
     path = Path(path) if path is not None else MODEL_PATH
     parser = read_model_file(path, trust, what="reference model")
@@ -69,6 +82,8 @@ UNPARSED = PageReferences(None, [], [], None)
 
 def page_references(zones: pd.DataFrame, parser: ReferenceParser, label_column: str = "label") -> PageReferences:
     """Split, parse and link the references of one page's labelled zones."""
+    from .parser import YEAR
+
     literals = split_references(zones, label_column)
     references = []
     for lit in literals:
