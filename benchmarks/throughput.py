@@ -5,8 +5,8 @@
    record), and the labeller one page after the other (:meth:`~scilabel.batch.PageLabeller.label`), on
    the same pages, in blocks of 10 pages in turn so that other load hits all sides alike;
 2. workers: pages/s of :func:`scilabel.label_many` with 1 and with 2 workers (first to last record);
-3. memory: resident memory of a worker, alone and with its browser, over pages 200-300 and the last 100 pages
-   of a long run (medians of a sample after every page);
+3. memory: resident memory of a worker, alone and with its browser, over the same real pages early in a long
+   run (the first cycle of them from page 200) and at its end (the last cycle): medians of a sample a page;
 4. kill and resume: ``scilabel label DIR -o out.jsonl --resume`` killed (``kill -9``) at random points
    three times, then run to the end: every page must be in the output exactly once, and no browser left.
 
@@ -108,28 +108,31 @@ def pages_per_second(pages: list[str], workers: int) -> float:
     return (len(times) - 1) / (times[-1] - times[0])
 
 
-def memory(pages: list[str], window: int = 100) -> dict:
-    """Resident memory of the worker process alone and with its browser, sampled after every record: the
-    medians over ``window`` pages from page 200 (the first browser's budget spent) and over the last
-    ``window`` pages. Single samples swing with the page the browser holds at that moment (by hundreds of
-    MB on these pages), which hides or fakes a trend; the worker's own memory is where a leak of ours
-    would show, since the browser restarts every :data:`~scilabel.batch.PAGE_BUDGET` pages."""
+def memory(pages: list[str], cycle: int) -> dict:
+    """Resident memory of the worker process alone and with its browser, sampled after every record, over
+    the first whole cycle of the real pages (``cycle`` pages, cycled) that starts at page 200 or later
+    (the first browser's budget spent) and over the last whole cycle: medians and maxima of the same
+    pages at both ends. Single samples swing by hundreds of MB with the page the browser holds at that
+    moment, which hides or fakes a trend; the worker's own memory is where a leak of ours would show, since
+    the browser restarts every :data:`~scilabel.batch.PAGE_BUDGET` pages. The samples are kept (MB)."""
     me = os.getpid()
-    early = min(200, len(pages) // 10)
     own, tree = [], []
     for _ in tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"):
         workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
         own.append(sum(psutil.Process(w.pid).memory_info().rss for w in workers) / 2**20)
         tree.append(sum(tree_rss_mb(w.pid) for w in workers))
+    early = -(-min(200, len(pages) // 10) // cycle) * cycle
+    late = (len(pages) // cycle - 1) * cycle
 
     def growth(samples: list[float]) -> dict:
-        first = statistics.median(samples[early:early + window])
-        last = statistics.median(samples[-window:])
-        return {"early_mb": round(first, 1), "last_mb": round(last, 1), "growth_pct": round(100 * (last - first) / first, 1),
-                "max_mb": round(max(samples[early:]), 1)}
+        first, last = samples[early:early + cycle], samples[late:late + cycle]
+        return {"early_mb": round(statistics.median(first), 1), "last_mb": round(statistics.median(last), 1),
+                "growth_pct": round(100 * (statistics.median(last) / statistics.median(first) - 1), 1),
+                "early_max_mb": round(max(first), 1), "last_max_mb": round(max(last), 1)}
 
-    return {"pages": len(pages), "early_pages": [early, early + window], "last_pages": [len(pages) - window, len(pages)],
-            "worker": growth(own), "worker_and_browser": growth(tree)}
+    return {"pages": len(pages), "early_pages": [early, early + cycle], "last_pages": [late, late + cycle],
+            "worker": growth(own), "worker_and_browser": growth(tree),
+            "samples_mb": {"worker": [round(v) for v in own], "worker_and_browser": [round(v) for v in tree]}}
 
 
 def kill_and_resume(count: int, folder: Path, kills: int = 3, seed: int = 0) -> dict:
@@ -185,7 +188,7 @@ def main() -> None:
                              "speedup": round(two / one, 2)}
         print("workers", result["workers"], flush=True)
     if args.long:
-        result["memory"] = memory(cycled(args.long))
+        result["memory"] = memory(cycled(args.long), cycle=len(real))
         print("memory", result["memory"], flush=True)
     if args.resume_pages:
         result["kill_and_resume"] = kill_and_resume(args.resume_pages, REPO / "build" / "throughput" / "pages")
