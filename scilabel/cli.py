@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import gc
 import json
 import logging
 import os
@@ -900,6 +901,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("scilabel: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if argv is None:  # the process is this command: spare its exit a collection over models and modules
+            gc.freeze()
     return status or 0
 
 

@@ -86,8 +86,11 @@ def test_label_tsv_and_overlay(capsys, tmp_path):
 def test_errors_are_one_line_and_exit_non_zero(capsys, tmp_path):
     bad_model = tmp_path / "bad.npz"
     bad_model.write_text("nonsense")
+    binary = tmp_path / "binary.html"
+    binary.write_bytes(b"\x00\xff" * 500)
     cases = [
         (["label", str(tmp_path / "missing.html")], "missing.html: no such file"),
+        (["label", str(binary)], "binary content"),  # found by the reader's thread while the models load
         (["label", str(EXAMPLE_PAGE), "--model", str(bad_model)], "bad.npz: not a scilabel model"),
         (["refs", "--string", "A. Author. A title. 2001.", "--refs-model", str(bad_model)],
          "bad.npz: not a scilabel reference model"),
