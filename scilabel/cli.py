@@ -749,8 +749,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="label with a comparison system instead of the HMM (same JSON schema)")
     p.add_argument("--case-base", type=Path, help="with --baseline cbr*: case base file to load and grow")
     p.add_argument("--no-references", action="store_true",
-                   help="leave the references unparsed (the record's references and anchor_format are null): "
-                        "about a fifth less work a page where only title, authors, affiliations and abstract are wanted")
+                   help="leave the references unparsed (the record's references and anchor_format are null) where only "
+                        "title, authors, affiliations and abstract are wanted: they are two thirds of the work after "
+                        "rendering")
 
     p = page_command("refs", cmd_refs, "parsed references of a page with their citing sentences, of many pages, or "
                      "of one string", models=True, page_optional=True, many=True)
