@@ -30,6 +30,9 @@ _OPEN, _CLOSE = "([{", ")]}"
 _QUOTES = frozenset("\"“”«»„")
 #: Token-window offsets whose features each token also sees.
 WINDOW = (-2, -1, 1, 2)
+#: Each offset's feature names: word, kind, shape (next-door tokens only), edge of the reference.
+_WINDOW_KEYS = tuple((off, f"{off}:w", f"{off}:kind", f"{off}:shape" if abs(off) == 1 else None, f"{off}:edge")
+                     for off in WINDOW)
 
 
 @dataclass(frozen=True)
@@ -140,15 +143,16 @@ def sequence_features(text: str, tokens: list[Token] | None = None) -> list[dict
         f["last_punct"], f["next_punct"] = last_punct, nxt_punct[i]
         f["prev_word"], f["next_word"] = last_word, nxt_word[i]  # across punctuation
         f["since_punct"] = str(min(since_punct, 4))
-        for off in WINDOW:
+        for off, w_key, kind_key, shape_key, edge_key in _WINDOW_KEYS:
             j = i + off
             if 0 <= j < n:
-                f[f"{off}:w"] = base[j]["w"]
-                f[f"{off}:kind"] = base[j]["kind"]
-                if abs(off) == 1:
-                    f[f"{off}:shape"] = base[j]["shape"]
+                other = base[j]
+                f[w_key] = other["w"]
+                f[kind_key] = other["kind"]
+                if shape_key:
+                    f[shape_key] = other["shape"]
             else:
-                f[f"{off}:edge"] = True
+                f[edge_key] = True
         if i:
             f["-1w|w"] = f"{base[i - 1]['w']}|{base[i]['w']}"
         if i + 1 < n:
