@@ -119,7 +119,7 @@ def memory(pages: list[str], cycle: int) -> dict:
     own, tree = [], []
     for _ in tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"):
         workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
-        own.append(sum(psutil.Process(w.pid).memory_info().rss for w in workers) / 2**20)
+        own.append(sum(w.memory_info().rss for w in workers) / 2**20)
         tree.append(sum(tree_rss_mb(w.pid) for w in workers))
     early = -(-min(200, len(pages) // 10) // cycle) * cycle
     late = (len(pages) // cycle - 1) * cycle
@@ -189,7 +189,7 @@ def main() -> None:
         print("workers", result["workers"], flush=True)
     if args.long:
         result["memory"] = memory(cycled(args.long), cycle=len(real))
-        print("memory", result["memory"], flush=True)
+        print("memory", {k: v for k, v in result["memory"].items() if k != "samples_mb"}, flush=True)
     if args.resume_pages:
         result["kill_and_resume"] = kill_and_resume(args.resume_pages, REPO / "build" / "throughput" / "pages")
         print("kill and resume", result["kill_and_resume"], flush=True)

@@ -22,7 +22,7 @@ from .readers.render import BrowserNotFound, Renderer
 from .inputs import DEFAULT_PATTERNS, is_warc
 from .readers.sources import Limits, source_path
 from .schema import DEFAULT_TOPOLOGY, TOPOLOGIES
-from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, formats
+from .writers import LABEL, REFERENCES, STRUCTURE, WRITERS, ZONES, ReferencesWriter, formats
 from .zones import collect_zones
 
 log = logging.getLogger("scilabel")
@@ -257,8 +257,9 @@ def cmd_label(args: argparse.Namespace) -> int:
     return _page_command(args, "label")
 
 
-#: The ``label`` formats that write a page record without its references (``--no-references``).
-HEADER_FORMATS = ("json", "jsonl", "tsv", "cite-bibtex", "cite-csl", "cite-ris")
+#: The ``label`` formats that write a page record without its references (``--no-references``): all but the
+#: bibliographies of the pages' references.
+HEADER_FORMATS = tuple(name for name in formats(LABEL) if not isinstance(WRITERS[name], ReferencesWriter))
 
 
 @contextlib.contextmanager

@@ -33,6 +33,8 @@ NEVER_FINAL = frozenset(lexicon("never_final"))
 _STOP = re.compile(r"\.(?=\s+(\S{1,3}))")
 #: The word before a full stop: letters, digits and inner full stops ("e.g", "J.M", "An").
 _WORD = re.compile(r"(?<![\w.])[\w.]+$")
+#: The word characters just before a position (searched up to it).
+_LAST_WORD = re.compile(r"\w+$")
 #: An abbreviated genus: "E", "An".
 _GENUS = re.compile(r"[A-Z][a-z]?")
 #: Where a sentence may end before white space: terminal punctuation, closing quotes or brackets.
@@ -56,9 +58,9 @@ def _word(text: str, stop: int) -> str:
     return m.group() if m else ""
 
 
-def _is_initial(word: str) -> bool:
-    """A capital letter standing alone or after an initial's full stop: "A", "J.M"."""
-    return "A" <= word[-1:] <= "Z" and (len(word) == 1 or not word[-2].isalpha())
+def _ends_in_letter(word: str) -> bool:
+    """Whether ``word`` ends in a letter standing alone or after an initial's full stop: "A", "J.M", "s"."""
+    return word[-1:].isascii() and word[-1:].isalpha() and (len(word) == 1 or not word[-2].isalpha())
 
 
 def _keeps(word: str, follow: str) -> bool:
@@ -71,7 +73,7 @@ def _keeps(word: str, follow: str) -> bool:
     return (lower in NEVER_FINAL
             or (lower in ABBREVIATIONS and (first.isdigit() or first.islower() or first in "(["))
             or (bool(_GENUS.fullmatch(word)) and len(follow) == 3 and follow.isalpha() and follow.islower())
-            or (_is_initial(word) and (first in "(" or "A" <= first <= "Z")))
+            or (_ends_in_letter(word) and word[-1].isupper() and (first in "(" or "A" <= first <= "Z")))
 
 
 def _protect(text: str) -> str:
@@ -94,8 +96,7 @@ def _ends_abbreviation(piece: str) -> bool:
     if not piece.endswith("."):
         return False
     word = _word(piece, len(piece) - 1)
-    return bool(word) and (word.lower() in ABBREVIATIONS or (word[-1].isascii() and word[-1].isalpha()
-                                                             and (len(word) == 1 or not word[-2].isalpha())))
+    return bool(word) and (word.lower() in ABBREVIATIONS or _ends_in_letter(word))
 
 
 def _cuts(text: str) -> list[tuple[int, int]]:
@@ -110,8 +111,8 @@ def _cuts(text: str) -> list[tuple[int, int]]:
         if i >= 0 and end < asides[i][1]:
             continue
         if m.group("dot"):
-            word = re.search(r"(\w+)$", text[start:m.start("dot")])
-            if word and word.group(1).lower() in ABBREVIATIONS:
+            word = _LAST_WORD.search(text, start, m.start("dot"))
+            if word and word.group().lower() in ABBREVIATIONS:
                 continue
         spans.append((start, end))
         start = end

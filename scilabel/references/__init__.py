@@ -30,6 +30,7 @@ __all__ = [
     "split_references",
 ]
 
+
 def __getattr__(name: str):
     """``ReferenceParser`` without importing scikit-learn with the package (the CLI starts without it)."""
     if name == "ReferenceParser":
