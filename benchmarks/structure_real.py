@@ -4,7 +4,7 @@ held out by platform (issue 45).
 
     .venv/bin/python benchmarks/structure_real.py headings [--gold build/gold] [--heading-gold ../shared/data/gold-structure]
         [--data build/corpus] [--folds 5] [--labels svm|gold]
-        [--records out.jsonl] [--no-gold-training]
+        [--records out.jsonl] [--no-gold-training] [--only-folds 0 1 2]
     .venv/bin/python benchmarks/structure_real.py platforms [--data ...] [--pages-dir build/corpus] [--test-pages 40]
 
 ``build/corpus`` (``scilabel corpus generate``) holds the generated and the real-platform families
@@ -18,7 +18,9 @@ shipped labeller, as ``scilabel structure`` does, or by their gold labels); head
 for each pair of platform families, a model trained without them structures their pages, scored by
 :func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold (``boundary`` and
 ``sentence`` over every predicted paragraph, ``text_boundary`` and ``text_sentence`` over the gold's
-running text only: see that module). Training rows are
+running text only: see that module). Designs are chosen on
+folds 0–2 (``--only-folds 0 1 2``); the zone labels of the labeller are cached under
+``build/structure-labels`` (by model file and its modification time). Training rows are
 cached under ``build/structure-rows`` (remove it after changing the features or the gold matching); the
 model settings are BlockModel's unless ``--params``.
 """
@@ -77,6 +79,23 @@ def base_rows(folders: list[Path], pages_per_family: int, hold_out: tuple[str, .
     return pd.concat(frames, ignore_index=True)
 
 
+def page_labels(zones: pd.DataFrame, labels: str) -> dict[str, list[str]]:
+    """Document -> zone labels of every page of ``zones``: the gold ones, or the labeller ``labels``'s,
+    cached under ``build/structure-labels`` by labeller name and the model file's modification time."""
+    if labels == "gold":
+        return {doc: page["label"].tolist() for doc, page in zones.groupby("document", sort=False)}
+    path = model_path(labels)
+    cache = REPO / "build" / "structure-labels" / f"{Path(labels).name}-{int(path.stat().st_mtime)}.json"
+    if cache.exists():
+        return json.loads(cache.read_text(encoding="utf-8"))
+    labeller = load_model(path)
+    out = {doc: list(labeller.label_pages(page.reset_index(drop=True))[0].labels)
+           for doc, page in zones.groupby("document", sort=False)}
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps(out), encoding="utf-8")
+    return out
+
+
 def headings(args: argparse.Namespace) -> None:
     gold_pages = read_heading_gold(args.heading_gold)
     manifest = pd.read_csv(args.gold / "manifest.csv")
@@ -84,9 +103,12 @@ def headings(args: argparse.Namespace) -> None:
     base = base_rows(args.data, args.pages_per_family)
     real = cached_rows(args.gold, gold_pages)
     zones = load_zones([args.gold])
-    labeller = None if args.labels == "gold" else load_model(model_path(args.labels))
+    zones = zones[zones["document"].isin([d for d, g in gold_pages.items() if g])]
+    labelled = page_labels(zones, args.labels)
     total, records = Counter(), []
     for k, fold in enumerate(folds):
+        if args.only_folds and k not in args.only_folds:
+            continue
         t0 = time.perf_counter()
         train = base if args.no_gold_training else pd.concat([base, real[real["page"].isin(fold.train)]], ignore_index=True)
         model = fit_rows(BlockModel(**args.params), train)
@@ -95,8 +117,7 @@ def headings(args: argparse.Namespace) -> None:
             if not gold_pages.get(doc):
                 continue
             frame = zones[zones["document"] == doc].reset_index(drop=True)
-            labels = labeller.label_pages(frame)[0].labels if labeller else frame["label"].tolist()
-            article = article_structure(frame, labels, model=model)
+            article = article_structure(frame, labelled[doc], model=model)
             counts += heading_counts(gold_pages[doc], article_headings(article))
             records.append({**article_json(article), "source": os.path.realpath(SHARED / doc)})
         total += counts
@@ -139,6 +160,8 @@ def main() -> None:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--labels", default="svm", help="zone labels: a labeller (svm, nb, model file) or gold")
     ap.add_argument("--pages-per-family", type=int, default=25, help="training pages per family (seeded sample)")
+    ap.add_argument("--only-folds", type=int, nargs="+",
+                    help="score these folds only (the development folds 0 1 2 when choosing a design)")
     ap.add_argument("--no-gold-training", action="store_true", help="train on the annotated datasets only")
     ap.add_argument("--records", type=Path, help="write the structures as JSON lines for tools/score_structure.py")
     ap.add_argument("--pages-dir", type=Path, default=REPO / "build" / "corpus",
