@@ -44,6 +44,7 @@ class Zone:
     link_chars: int = 0  #: characters inside links
     sup_chars: int = 0  #: characters inside superscripts
     italic_chars: int = 0  #: characters in italic type
+    lead_chars: int = 0  #: length of the text's opening run set bolder or in another slant than the rest (run-in title)
     label: str | None = None  #: gold label, None when the page carries no annotations
     content: bool = False  #: gold: part of the article content
     struct: str | None = None  #: gold structure role (section heading, paragraph, caption ...)
@@ -175,6 +176,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         italic += n_chars * (style.font_style == "italic")
         content_chars += n_chars * facts.content[i]
     first = texts[0]
+    lead = _lead_run(nodes, texts, text)
     container = _common_ancestor(nodes, facts.depth, [nodes[i].parent for i in texts])
     tag_path, node_path = _ancestry(nodes, container, facts.ancestry)
     return Zone(
@@ -188,12 +190,34 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         link_chars=link,
         sup_chars=sup,
         italic_chars=italic,
+        lead_chars=lead,
         label=max(labels, key=labels.__getitem__),
         content=2 * content_chars > sum(labels.values()),
         struct=facts.struct[first],
         ref_id=facts.ref_id[first],
         cites=_cited_ids(nodes, run) if facts.cited else (),
     )
+
+
+def _emphasis(node: Node) -> tuple[bool, bool]:
+    return node.font_weight >= 600, node.font_style == "italic"
+
+
+def _lead_run(nodes: list[Node], texts: list[int], text: str) -> int:
+    """Length in the zone's ``text`` of its opening run of text nodes set bolder or in another slant
+    than the zone's last text node, when other text follows it (a run-in title: "**Statistical
+    analysis.** Data were ..."); 0 otherwise."""
+    first = _emphasis(nodes[nodes[texts[0]].parent])
+    last = _emphasis(nodes[nodes[texts[-1]].parent])
+    if not (first[0] > last[0] or first[1] > last[1]):
+        return 0
+    run = []
+    for i in texts:
+        if _emphasis(nodes[nodes[i].parent]) != first:
+            break
+        run.append(nodes[i].text)
+    lead = " ".join(" ".join(run).split())
+    return len(lead) if lead and len(lead) < len(text) and text.startswith(lead) else 0
 
 
 def _join_run(nodes: list[Node], run: list[int], in_sup: list[bool]) -> str:

@@ -18,6 +18,13 @@ def test_title_split_across_inline_elements_is_one_zone(zones_of):
     assert zones[0].italic_chars == len("Drosophila")
 
 
+def test_a_run_in_title_is_measured_as_the_zone_s_lead(zones_of):
+    zones = zones_of("<p><strong>Statistical analysis.</strong> Data were pooled.</p>"
+                     "<p><em>Subjects.</em> Twelve adults took part.</p>"
+                     "<p>Plain text with <b>bold</b> inside.</p><p><b>All bold.</b></p>")
+    assert [z.lead_chars for z in zones] == [len("Statistical analysis."), len("Subjects."), 0, 0]
+
+
 def test_block_inside_inline_content_breaks_the_zone(zones_of):
     zones = zones_of("<p>before <span>inside <div>block</div> after</span> end</p>")
     assert texts(zones) == ["before inside", "block", "after end"]

@@ -35,6 +35,8 @@ HEADING_CHARS, HEADING_WORDS = 200, 25
 HEADING_SIZE = 1.05
 #: Longest run-in title (words) set apart in bold or italic with a full stop: "Statistical analysis."
 RUN_IN_WORDS = 8
+#: Weight given to a run-in title's block (its zone's weight is the paragraph's).
+BOLD_WEIGHT = 700
 #: Running text set below this share of the body size is not body text (small print, furniture).
 SMALL_PRINT = 0.9
 #: Words that make a zone running text even without a sentence end.
@@ -324,17 +326,38 @@ def _promote_plain_headings(kinds: list[str | None], texts: list[str], ratio: np
             following = kinds[i]
 
 
+def run_in_title(text: str, lead_chars: int) -> str | None:
+    """The run-in title opening a paragraph zone: its opening run set apart in bold or italic
+    (``lead_chars``, :mod:`scilabel.zones`), when that run reads as a title ending in a full stop
+    ("Statistical analysis.", "2.1. Temperature Distribution.") and a sentence follows it; else None."""
+    lead, rest = text[:lead_chars].strip(), text[lead_chars:]
+    if not lead.endswith(".") or not rest[:1].isspace() or not rest.lstrip(" [(\"“‘'")[:1].isupper():
+        return None
+    number, title = heading_number(lead)
+    words = _WORD.findall(title)
+    ok = 0 < len(words) <= RUN_IN_WORDS and len(title.split()) <= RUN_IN_WORDS and title[:1].isupper()
+    return lead if ok else None
+
+
 def group_blocks(zones: pd.DataFrame, kinds: list[str | None]) -> list[Block]:
     """Blocks in reading order. Consecutive paragraph zones that continue one another (no vertical
     gap, same left edge, the first without a sentence end or the second opening in lower case) are
-    one paragraph; text right after a caption that does not open another caption continues it."""
+    one paragraph; text right after a caption that does not open another caption continues it. A
+    paragraph zone opening with a run-in title (:func:`run_in_title`) gives a heading block of that
+    title, then the paragraph."""
     texts = [str(t).strip() for t in zones["text"]]
     x, y, h = zones["x"].to_numpy(), zones["y"].to_numpy(), zones["h"].to_numpy()
     size, weight = zones["font_size"].to_numpy(), zones["font_weight"].to_numpy()
     italic = _share(zones, "italic_chars", texts)
+    lead = zones["lead_chars"].fillna(0).to_numpy(dtype=int) if "lead_chars" in zones else np.zeros(len(texts), dtype=int)
     blocks: list[Block] = []
     for i, kind in enumerate(kinds):
         if kind is None or kind == "noise":
+            continue
+        title = run_in_title(texts[i], int(lead[i])) if kind == "paragraph" and lead[i] else None
+        if title is not None:
+            blocks.append(Block("heading", [i], [title], float(size[i]), BOLD_WEIGHT, float(italic[i])))
+            blocks.append(Block(kind, [i], [texts[i][len(title):].strip()], float(size[i]), int(weight[i]), float(italic[i])))
             continue
         prev = blocks[-1] if blocks and blocks[-1].rows[-1] == i - 1 and blocks[-1].kind == kind else None
         if prev is not None and kind == "paragraph":
