@@ -218,9 +218,11 @@ def test_paragraph_continued_across_zones_by_geometry() -> None:
 
 
 def test_items_keep_their_markers() -> None:
-    zones = FRONT + [zone("Aims", size=22, weight=700), zone(LONG),
-                     zone("1) to find whether the drug crosses the barrier,"),
-                     zone("2) to test its effects on behaviour.")]
+    """A list whose items write their own markers ("1)", "2)") in ``li`` elements."""
+    item = "html/body/main/article/ol/li"
+    zones = FRONT + [zone("Aims", size=22, weight=700, tag="html/body/main/article/h2"), zone(LONG),
+                     zone("1) to find whether the drug crosses the barrier,", tag=item),
+                     zone("2) to test its effects on behaviour.", tag=item)]
     f = frame(zones)
     items = [b for b in article_structure(f, f["label"].tolist()).sections[0].blocks if isinstance(b, Item)]
     assert [(i.marker, i.text) for i in items] == [("1)", "to find whether the drug crosses the barrier,"),

@@ -8,8 +8,10 @@ import json
 import random
 from collections import Counter
 
+import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 from scilabel.corpus.jats import parse_jats
 from scilabel.corpus.platforms import PLATFORMS
@@ -17,7 +19,11 @@ from scilabel.corpus.templates.base import PageContext
 from scilabel.structure import Figure, article_structure
 from scilabel.structure.classify import default_block_model
 from scilabel.structure.evaluation import page_counts, summary
-from scilabel.structure.gold import article_headings, heading_counts, heading_rows, heading_summary, read_heading_gold
+from scilabel.structure.blocks import run_in_title
+from scilabel.structure.features import _number_sequence
+from scilabel.structure.gold import (article_headings, heading_counts, heading_rows, heading_summary, read_heading_gold,
+                                     zone_kinds)
+from scilabel.structure.model import BlockModel
 from scilabel.writers.json import article_json
 from scilabel.zones import collect_zones, zones_frame
 
@@ -83,6 +89,63 @@ def test_a_caption_set_like_a_heading_stays_a_caption() -> None:
     article = article_structure(frame, frame["label"].tolist())
     assert [s.title for s in article.walk()] == ["Results"]
     assert [b.label for b in article.sections[0].blocks if isinstance(b, Figure)] == ["Figure 1"]
+
+
+def test_a_run_in_title_opens_its_own_section() -> None:
+    run_in = zone("Statistical analysis. " + TEXT)
+    found = sections([heading("Methods", 22), zone(TEXT), {**run_in, "lead_chars": len("Statistical analysis.")},
+                      heading("Results", 22), zone(TEXT)])
+    assert [t for t, _ in found] == ["Methods", "Statistical analysis.", "Results"]
+    frame = page([heading("Methods", 22), {**run_in, "lead_chars": len("Statistical analysis.")}])
+    article = article_structure(frame, frame["label"].tolist())
+    assert article.sections[0].sections[0].blocks[0].sentences[0].text == TEXT.split(". ")[0] + "."
+
+
+@pytest.mark.parametrize("text, lead, title", [
+    ("Introduction. Combining the advantages", 13, "Introduction."),
+    ("1.1. Shear Layer. In the present study", 17, "1.1. Shear Layer."),
+    ("Nat. Prod. Rep. 2016 33, 382-431", 15, None),       # a journal name, no sentence after it
+    ("Note: values are means", 4, None),                  # no full stop ends the run
+    ("E. coli was grown overnight", 7, None),             # a species name, the text goes on in lower case
+    ("A very long bold opening that runs on for more than eight words. Then text", 64, None),
+])
+def test_run_in_titles(text, lead, title) -> None:
+    assert run_in_title(text, lead) == title
+
+
+def test_section_numbers_in_sequence() -> None:
+    follows, followed = _number_sequence(["1", "2", "2.1", None, "2.1.1", "2.1.2", "3", "7", "B", "A", "B"])
+    assert follows.tolist() == [False, True, True, False, True, True, True, False, False, False, True]
+    assert followed.tolist() == [True, True, True, False, True, False, False, False, False, True, False]
+
+
+def test_the_real_page_heading_expert_is_averaged_in() -> None:
+    rng = random.Random(0)
+    rows = []
+    for n in range(400):
+        heading_row = n % 5 == 0
+        rows.append({"text": "Methods" if heading_row else TEXT[: rng.randint(20, 160)], "n_words": 1 if heading_row else 20,
+                     "size_ratio": 1.4 if heading_row else 1.0, "kind": "heading" if heading_row else ["paragraph", "noise"][n % 2],
+                     "known": n < 200})
+    frame = pd.DataFrame(rows)
+    X = frame.drop(columns=["kind", "known"])
+    model = BlockModel(max_iter=10, rule_body=False).fit(X, frame["kind"], kind_mask=frame["known"])
+    assert model.real_heading_ is not None and model.real_word_odds_
+    both = model.heading_probability(X)
+    alone = clone(model).set_params(real_expert=False).fit(X, frame["kind"], kind_mask=frame["known"])
+    assert alone.real_heading_ is None
+    general = alone.heading_probability(X)
+    real = model.real_heading_.predict_proba(model._matrix(X, model.real_word_odds_))[:, 1]
+    assert np.allclose(both, (general + real) / 2)
+    assert set(model.predict(X)) <= {"heading", "paragraph", "noise"}
+
+
+def test_the_title_over_a_list_of_notes_is_a_heading_in_training_gold() -> None:
+    zones = pd.DataFrame({"text": ["Results", TEXT, "Footnotes", "1 Present address: Example University.", "Share"],
+                          "struct": ["heading", "paragraph", None, "footnote", None],
+                          "content": [True, True, False, True, False], "label": ["other"] * 5,
+                          "tag_path": ["html/body/h2", "html/body/p", "html/body/h3", "html/body/p", "html/body/a"]})
+    assert zone_kinds(zones).tolist() == ["heading", "paragraph", "heading", "footnote", "noise"]
 
 
 def _score_structure(shared_data):

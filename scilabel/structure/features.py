@@ -52,6 +52,46 @@ def _number_depth(number: str | None) -> int:
     return number.count(".") + 1 if any(c.isdigit() for c in number) else 1
 
 
+_ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV")
+
+
+def _previous_number(number: str) -> str | None:
+    """The section number a numbered heading follows: "3.1.2" follows "3.1.1", "3.1" follows "3",
+    "4" "3", "C" "B", "IV" "III"; None for a first number ("1", "A", "I")."""
+    parts = number.split(".")
+    last = parts[-1]
+    if last.isdigit():
+        n = int(last)
+        if n > 1:
+            return ".".join([*parts[:-1], str(n - 1)])
+        return ".".join(parts[:-1]) or None
+    if last in _ROMAN[1:]:
+        return _ROMAN[_ROMAN.index(last) - 1]
+    if len(last) == 1 and last.isalpha() and last not in "AI":
+        return chr(ord(last) - 1)
+    return None
+
+
+def _number_sequence(numbers: list[str | None]) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each zone's section number continues one printed before it (``number_follows``), and
+    whether a later zone's number continues it (``number_followed``): numbered headings come in
+    sequences ("3.1", "3.1.1", "3.1.2", "3.2"), a stray number in the text does not."""
+    follows = np.zeros(len(numbers), dtype=bool)
+    seen: set[str] = set()
+    previous = [_previous_number(n) if n else None for n in numbers]
+    for k, (number, before) in enumerate(zip(numbers, previous)):
+        follows[k] = before is not None and before in seen
+        if number:
+            seen.add(number)
+    followed = np.zeros(len(numbers), dtype=bool)
+    wanted: set[str] = set()
+    for k in range(len(numbers) - 1, -1, -1):
+        followed[k] = numbers[k] is not None and numbers[k] in wanted
+        if previous[k]:
+            wanted.add(previous[k])
+    return follows, followed
+
+
 def _text_features(text: str) -> dict:
     words = text.split()
     letters = [w for w in _WORD.findall(text)]
@@ -140,5 +180,6 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
     rules = np.asarray(rule_kinds(zones, labels), dtype=object)[rows]
     for kind in KINDS:
         frame[f"rule_{kind}"] = rules == kind
+    frame["number_follows"], frame["number_followed"] = _number_sequence([heading_number(texts[i])[0] for i in rows])
     frame["next2_sentence_end"] = np.r_[frame["sentence_end"].to_numpy(dtype=float)[2:], np.nan, np.nan][:len(frame)]
     return frame.astype(float), rows, layout

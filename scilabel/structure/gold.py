@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .blocks import NOTES_HEADING
 from .evaluation import gold_kinds
 from .model import BlockModel
 from .tree import Article
@@ -33,10 +34,17 @@ _CELL = re.compile(r"(?:^|/)t[dh](?:/|$)")
 
 def zone_kinds(zones: pd.DataFrame) -> np.ndarray:
     """Each zone's kind from structure gold: :func:`~.evaluation.gold_kinds`, with the content zones
-    inside a table cell that are not a caption taken as ``table``."""
+    inside a table cell that are not a caption taken as ``table``, and the title right over a list of
+    notes ("Footnotes", "Notes": :data:`~.blocks.NOTES_HEADING`) a heading: the reviewed real-page gold
+    counts it as a back-matter section title, where the generated pages leave it unannotated."""
     kinds = gold_kinds(zones)
     cell = zones["tag_path"].astype(str).str.contains(_CELL).to_numpy() & zones["content"].to_numpy(dtype=bool)
-    return np.where(cell & (zones["struct"].fillna("").to_numpy(dtype=object) == "section"), "table", kinds).astype(object)
+    kinds = np.where(cell & (zones["struct"].fillna("").to_numpy(dtype=object) == "section"), "table", kinds).astype(object)
+    texts = zones["text"].astype(str).str.strip().to_numpy()
+    for i in np.flatnonzero(kinds[:-1] == "noise"):
+        if kinds[i + 1] == "footnote" and NOTES_HEADING.match(texts[i]):
+            kinds[i] = "heading"
+    return kinds
 
 
 def has_structure(zones: pd.DataFrame) -> bool:

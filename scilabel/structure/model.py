@@ -1,10 +1,14 @@
 """The block model: the kind of each candidate body zone (:data:`~.gold.BLOCK_KINDS`) from its
 features (:mod:`.features`) and words.
 
-Two gradient-boosted tree ensembles: ``heading_`` tells section headings from everything else and
+Gradient-boosted tree ensembles: ``heading_`` tells section headings from everything else and
 learns from every page with heading gold (structure-annotated families and reviewed real pages);
-``kind_`` tells the other kinds apart and learns from the structure-annotated pages only (the real
-pages give their headings, not their paragraphs). Words enter as one feature: the smoothed log-odds
+``real_heading_`` does the same from the reviewed real pages alone, and a zone's heading probability
+is the mean of the two (the generated families teach layouts the real pages lack, the real pages
+what counts as a section there: real-page heading F1 .946 with the mean against .942 with
+``heading_`` alone and .937 with ``real_heading_`` alone, development folds); ``kind_`` tells the
+other kinds apart and learns from the structure-annotated pages only (the real pages give their
+headings, not their paragraphs). Words enter as one feature: the smoothed log-odds
 of the zone's words in training headings against other short zones (section names such as
 "Methods" or "Acknowledgements" against "Share" or "Download"). The sequence enters through the
 features of the neighbouring zones (:mod:`.features`); a second heading pass over the first pass's
@@ -47,18 +51,21 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         caption (a figure or table label, or the line a bare label takes in), take the rules' kind.
     kind_weight : class weights of the kind ensemble (``"balanced"``: each kind weighs alike, so that
         the few captions and items are not outvoted by the many noise zones), or None.
+    real_expert : also learn ``real_heading_`` from the rows whose only gold is their headings
+        (``kind_mask`` False: the reviewed real pages) and average the two heading probabilities.
     random_state : seed of the ensembles.
     """
 
     def __init__(self, max_iter: int = 100, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
                  threshold: float = 0.5, rule_body: bool = True, kind_weight: str | None = "balanced",
-                 random_state: int = 0):
+                 real_expert: bool = True, random_state: int = 0):
         self.max_iter = max_iter
         self.learning_rate = learning_rate
         self.max_leaf_nodes = max_leaf_nodes
         self.threshold = threshold
         self.rule_body = rule_body
         self.kind_weight = kind_weight
+        self.real_expert = real_expert
         self.random_state = random_state
 
     def _trees(self, class_weight: str | None = None) -> HistGradientBoostingClassifier:
@@ -66,13 +73,21 @@ class BlockModel(ClassifierMixin, BaseEstimator):
                                               max_leaf_nodes=self.max_leaf_nodes, class_weight=class_weight,
                                               random_state=self.random_state)
 
-    def _word_score(self, texts: pd.Series) -> np.ndarray:
-        return np.array([np.mean([self.word_odds_.get(t, 0.0) for t in toks]) if toks else 0.0
-                         for toks in map(_tokens, texts)])
+    @staticmethod
+    def _word_odds(X: pd.DataFrame, heading: np.ndarray) -> dict[str, float]:
+        """Smoothed log-odds of each word (seen at least 3 times) in the short headings of ``X`` against its other short zones."""
+        short = X["n_words"].to_numpy() <= SHORT_WORDS
+        counts = {k: Counter(t for text in X.loc[short & m, TEXT] for t in set(_tokens(text)))
+                  for k, m in (("in", heading), ("out", ~heading))}
+        n_in, n_out = max(sum(counts["in"].values()), 1), max(sum(counts["out"].values()), 1)
+        vocabulary = set(counts["in"]) | set(counts["out"])
+        return {t: float(np.log((counts["in"][t] + WORD_PRIOR) / n_in) - np.log((counts["out"][t] + WORD_PRIOR) / n_out))
+                for t in vocabulary if counts["in"][t] + counts["out"][t] >= 3}
 
-    def _matrix(self, X: pd.DataFrame) -> pd.DataFrame:
+    def _matrix(self, X: pd.DataFrame, odds: dict[str, float]) -> pd.DataFrame:
         out = X.drop(columns=[TEXT]).reindex(columns=self.features_)
-        return out.assign(word_score=self._word_score(X[TEXT]))
+        score = [np.mean([odds.get(t, 0.0) for t in toks]) if toks else 0.0 for toks in map(_tokens, X[TEXT])]
+        return out.assign(word_score=np.array(score, dtype=float))
 
     def fit(self, X: pd.DataFrame, y, sample_weight=None, kind_mask=None) -> "BlockModel":
         """Learn from candidate zones ``X`` (features and ``text``) and their kinds ``y``; ``kind_mask``
@@ -80,16 +95,17 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         y = np.asarray(y, dtype=object)
         kind_mask = np.ones(len(y), dtype=bool) if kind_mask is None else np.asarray(kind_mask, dtype=bool)
         heading = y == "heading"
-        short = X["n_words"].to_numpy() <= SHORT_WORDS
-        counts = {k: Counter(t for text in X.loc[short & m, TEXT] for t in set(_tokens(text)))
-                  for k, m in (("in", heading), ("out", ~heading))}
-        n_in, n_out = max(sum(counts["in"].values()), 1), max(sum(counts["out"].values()), 1)
-        vocabulary = set(counts["in"]) | set(counts["out"])
-        self.word_odds_ = {t: float(np.log((counts["in"][t] + WORD_PRIOR) / n_in) - np.log((counts["out"][t] + WORD_PRIOR) / n_out))
-                           for t in vocabulary if counts["in"][t] + counts["out"][t] >= 3}
         self.features_ = [c for c in X.columns if c != TEXT]
-        matrix = self._matrix(X)
+        self.word_odds_ = self._word_odds(X, heading)
+        matrix = self._matrix(X, self.word_odds_)
         self.heading_ = self._trees().fit(matrix, heading, sample_weight=sample_weight)
+        real = ~kind_mask
+        self.real_word_odds_, self.real_heading_ = None, None
+        if self.real_expert and heading[real].any() and not heading[real].all():
+            self.real_word_odds_ = self._word_odds(X[real], heading[real])
+            self.real_heading_ = self._trees().fit(
+                self._matrix(X[real], self.real_word_odds_), heading[real],
+                sample_weight=None if sample_weight is None else np.asarray(sample_weight)[real])
         rest = kind_mask & ~heading
         weight = None if sample_weight is None else np.asarray(sample_weight)[rest]
         self.kind_ = self._trees(self.kind_weight).fit(matrix[rest], y[rest], sample_weight=weight)
@@ -98,13 +114,16 @@ class BlockModel(ClassifierMixin, BaseEstimator):
 
     def heading_probability(self, X: pd.DataFrame) -> np.ndarray:
         """Probability that each zone is a section heading."""
-        return self.heading_.predict_proba(self._matrix(X))[:, 1]
+        probability = self.heading_.predict_proba(self._matrix(X, self.word_odds_))[:, 1]
+        if self.real_heading_ is None:
+            return probability
+        return (probability + self.real_heading_.predict_proba(self._matrix(X, self.real_word_odds_))[:, 1]) / 2
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """The kind of each zone."""
         if not len(X):
             return np.array([], dtype=object)
-        kinds = self.kind_.predict(self._matrix(X)).astype(object)
+        kinds = self.kind_.predict(self._matrix(X, self.word_odds_)).astype(object)
         if self.rule_body:
             rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
             trusted = (np.isin(kinds, ("noise", "table")) & rules.any(axis=1)) | X["rule_caption"].to_numpy(dtype=bool)
