@@ -357,7 +357,8 @@ def group_blocks(zones: pd.DataFrame, kinds: list[str | None]) -> list[Block]:
         title = run_in_title(texts[i], int(lead[i])) if kind == "paragraph" and lead[i] else None
         if title is not None:
             blocks.append(Block("heading", [i], [title], float(size[i]), BOLD_WEIGHT, float(italic[i])))
-            blocks.append(Block(kind, [i], [texts[i][len(title):].strip()], float(size[i]), int(weight[i]), float(italic[i])))
+            rest = texts[i][len(title):].strip()
+            blocks.append(Block(kind, [i], [rest], float(size[i]), int(weight[i]), float(italic[i])))
             continue
         prev = blocks[-1] if blocks and blocks[-1].rows[-1] == i - 1 and blocks[-1].kind == kind else None
         if prev is not None and kind == "paragraph":

@@ -75,7 +75,8 @@ class BlockModel(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _word_odds(X: pd.DataFrame, heading: np.ndarray) -> dict[str, float]:
-        """Smoothed log-odds of each word (seen at least 3 times) in the short headings of ``X`` against its other short zones."""
+        """Smoothed log-odds of each word (seen at least 3 times) in the short headings of ``X``
+        against its other short zones."""
         short = X["n_words"].to_numpy() <= SHORT_WORDS
         counts = {k: Counter(t for text in X.loc[short & m, TEXT] for t in set(_tokens(text)))
                   for k, m in (("in", heading), ("out", ~heading))}
