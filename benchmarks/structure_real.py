@@ -41,7 +41,8 @@ from scilabel.crossval import publisher_folds
 from scilabel.persistence import load_model, model_path
 from scilabel.structure import article_structure
 from scilabel.structure.evaluation import page_counts, summary
-from scilabel.structure.gold import article_headings, heading_counts, heading_summary, read_heading_gold
+from scilabel.structure.crossval import heading_cv
+from scilabel.structure.gold import read_heading_gold
 from scilabel.structure.model import BlockModel
 from scilabel.structure.training import dataset_rows, fit_rows
 from scilabel.writers.json import article_json
@@ -100,32 +101,19 @@ def headings(args: argparse.Namespace) -> None:
     gold_pages = read_heading_gold(args.heading_gold)
     manifest = pd.read_csv(args.gold / "manifest.csv")
     folds = publisher_folds(manifest, args.folds)
-    base = base_rows(args.data, args.pages_per_family)
-    real = cached_rows(args.gold, gold_pages)
+    folds = [f for k, f in enumerate(folds) if not args.only_folds or k in args.only_folds]
+    rows = base_rows(args.data, args.pages_per_family)
+    if not args.no_gold_training:
+        rows = pd.concat([rows, cached_rows(args.gold, gold_pages)], ignore_index=True)
     zones = load_zones([args.gold])
     zones = zones[zones["document"].isin([d for d, g in gold_pages.items() if g])]
-    labelled = page_labels(zones, args.labels)
-    total, records = Counter(), []
-    for k, fold in enumerate(folds):
-        if args.only_folds and k not in args.only_folds:
-            continue
-        t0 = time.perf_counter()
-        train = base if args.no_gold_training else pd.concat([base, real[real["page"].isin(fold.train)]], ignore_index=True)
-        model = fit_rows(BlockModel(**args.params), train)
-        counts = Counter()
-        for doc in fold.test:
-            if not gold_pages.get(doc):
-                continue
-            frame = zones[zones["document"] == doc].reset_index(drop=True)
-            article = article_structure(frame, labelled[doc], model=model)
-            counts += heading_counts(gold_pages[doc], article_headings(article))
-            records.append({**article_json(article), "source": os.path.realpath(SHARED / doc)})
-        total += counts
-        print(f"fold {k} ({', '.join(fold.publishers)[:60]}): {time.perf_counter() - t0:.0f} s  "
-              + "  ".join(f"{n} {v:.3f}" for n, v in heading_summary(counts).items()), flush=True)
-    print("ALL  " + "  ".join(f"{n} {v:.3f}" for n, v in heading_summary(total).items()))
+    t0 = time.perf_counter()
+    result = heading_cv(rows, zones, gold_pages, page_labels(zones, args.labels), folds, **args.params)
+    print(f"{len(folds)} folds in {time.perf_counter() - t0:.0f} s\n{result.table().to_string(index=False)}")
     if args.records:
-        args.records.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        args.records.write_text("".join(json.dumps({**article_json(a), "source": os.path.realpath(SHARED / page)},
+                                                   ensure_ascii=False) + "\n" for page, a in result.articles.items()),
+                                encoding="utf-8")
 
 
 def platforms(args: argparse.Namespace) -> None:

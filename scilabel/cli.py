@@ -540,16 +540,38 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
     table = format_table(result, scorer)
     print(f"real-page gold, {args.folds}-fold publisher-grouped cross-validation (cv), the model as given "
           f"(shipped) and peers, on the {len(result.pages['cv'])} headline pages\n{table}")
+    headings = _structure_cv(args, gold_dir, result) if args.structure_gold else None
     generated = generated_table(shipped, args.data)
     print(f"\nthe model as given on the generated test families (zone F, %)\n{generated.to_string(index=False)}")
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         report = {**result.to_json(scorer), "generated": generated.to_dict("records")}
         write_text(args.out / "gold_cv.json", json.dumps(report, indent=1, ensure_ascii=False))
+        if headings is not None:
+            write_text(args.out / "structure_headings_cv.csv", headings.to_csv(index=False))
         write_text(args.out / "gold_cv.txt", f"{table}\n\nthe model as given on the generated test families "
                                              f"(zone F, %)\n{generated.to_string(index=False)}\n")
         plot_publishers(result, scorer, args.out / "gold_cv_publishers.png")
         print(f"tables and the per-publisher chart in {args.out}")
+
+
+def _structure_cv(args: argparse.Namespace, gold_dir: Path, result) -> pd.DataFrame:
+    """Section headings of the gold pages under the same publisher folds, each page structured from
+    the zone labels its fold's labeller gave (:func:`scilabel.structure.crossval.heading_cv`)."""
+    from .corpus.dataset import load_zones
+    from .structure.crossval import heading_cv
+    from .structure.gold import read_heading_gold
+    from .structure.training import training_rows
+
+    headings = read_heading_gold(_existing_dir(args.structure_gold, "section-heading gold"))
+    labels = {page["page"]: page["zone_labels"] for page in result.pages["cv"]}
+    zones = load_zones([gold_dir])
+    zones = zones[zones["document"].isin([p for p in labels if headings.get(p)])]
+    rows = training_rows([*args.data, gold_dir], headings)
+    table = heading_cv(rows, zones, headings, labels, result.folds).table()
+    print(f"\nsection headings of the gold pages, same folds (a block model per fold; zones labelled by the "
+          f"fold's labeller; scored as tools/score_structure.py scores)\n{table.to_string(index=False)}")
+    return table
 
 
 def cmd_evaluate(args: argparse.Namespace) -> None:
@@ -832,7 +854,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help="folder for CSV/JSON tables and confusion matrices")
     p.add_argument("--structure-gold", type=Path, metavar="DIR",
                    help="also score the article structure's section headings on the --data pages this reviewed "
-                        "heading gold covers (the shared data's gold-structure)")
+                        "heading gold covers (the shared data's gold-structure); with --gold-cv, on the gold pages "
+                        "under the same publisher folds")
     cv = p.add_argument_group("real-page gold cross-validation (--gold-cv); --data are then the generated "
                               "datasets whose train split every fold also trains on")
     cv.add_argument("--gold-cv", type=Path, metavar="GOLD",

@@ -217,3 +217,37 @@ def test_a_held_out_platform_family_end_to_end(shared_data, renderer) -> None:
     assert scores["heading_f1"] >= 0.9
     assert scores["boundary_f1"] >= 0.9
     assert scores["sentence_f1"] >= 0.9
+
+
+def test_heading_cross_validation_keeps_publishers_apart() -> None:
+    """Four real pages of two publishers: each fold's model learns from the annotated pages and the
+    other publisher's page, and scores its own publisher's pages only."""
+    from scilabel.crossval import publisher_folds
+    from scilabel.structure.crossval import heading_cv
+    from scilabel.structure.training import dataset_rows
+
+    body = [heading("Introduction", 22), zone(TEXT), zone(TEXT), heading("Methods", 22), zone(TEXT),
+            zone("Share this article", size=13, tag="html/body/aside/a"), heading("Results", 22), zone(TEXT)]
+    annotated, real, gold = [], [], {}
+    for n in range(6):
+        frame = page(body).assign(document=f"gen{n}", group="family", split="train")
+        kinds = {"Introduction": "heading", "Methods": "heading", "Results": "heading", TEXT: "paragraph"}
+        frame["struct"] = [kinds.get(t) for t in frame["text"]]
+        frame["content"] = frame["struct"].notna()
+        annotated.append(frame)
+    for n, publisher in enumerate(["A", "A", "B", "B"]):
+        frame = page(body).assign(document=f"real{n}", group=publisher, split="test")
+        real.append(frame)
+        gold[f"real{n}"] = [{"text": t, "level": 1, "zone": int(i)} for i, t in enumerate(frame["text"])
+                            if t in ("Introduction", "Methods", "Results")]
+    zones = pd.concat(real, ignore_index=True)
+    rows = pd.concat([dataset_rows(pd.concat(annotated, ignore_index=True)), dataset_rows(zones, gold)],
+                     ignore_index=True)
+    folds = publisher_folds(zones.drop_duplicates("document")[["document", "group", "split"]], 2)
+    labels = {d: f["label"].tolist() for d, f in zones.groupby("document")}
+    result = heading_cv(rows, zones, gold, labels, folds, max_iter=20)
+    assert sorted(result.articles) == ["real0", "real1", "real2", "real3"]
+    for fold in folds:
+        assert not set(fold.train) & set(fold.test)
+    assert result.summary()["gold"] == 12 and result.summary()["f1"] > 0.9
+    assert list(result.table()["fold"]) == ["0", "1", "all"]
