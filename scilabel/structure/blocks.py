@@ -333,7 +333,7 @@ def run_in_title(text: str, lead_chars: int) -> str | None:
     lead, rest = text[:lead_chars].strip(), text[lead_chars:]
     if not lead.endswith(".") or not rest[:1].isspace() or not rest.lstrip(" [(\"“‘'")[:1].isupper():
         return None
-    number, title = heading_number(lead)
+    title = heading_number(lead)[1]
     words = _WORD.findall(title)
     ok = 0 < len(words) <= RUN_IN_WORDS and len(title.split()) <= RUN_IN_WORDS and title[:1].isupper()
     return lead if ok else None

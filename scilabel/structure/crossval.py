@@ -11,12 +11,12 @@ are scored as the shared data's ``tools/score_structure.py`` scores them (:func:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
 from ..crossval import Fold
-from .gold import article_headings, heading_counts, heading_summary
+from .gold import heading_summary, scored_pages
 from .model import BlockModel
 from .training import fit_rows
 
@@ -27,7 +27,7 @@ class HeadingCV:
 
     folds: list[Fold]
     counts: list[Counter]  #: one per fold: ``tp``, ``pred``, ``gold``, ``level_ok``
-    articles: dict = field(default_factory=dict)  #: page -> its :class:`~.tree.Article`
+    articles: dict  #: page -> its :class:`~.tree.Article`
 
     def summary(self) -> dict[str, float]:
         """Precision, recall, F1 and level accuracy over every fold's pages."""
@@ -56,18 +56,15 @@ def heading_cv(rows: pd.DataFrame, zones: pd.DataFrame, headings: dict[str, list
     folds : the publisher folds; each fold's ``test`` pages with gold headings are scored.
     **params : :class:`~.model.BlockModel` settings.
     """
-    from . import article_structure
-
     known = rows["known"].to_numpy(dtype=bool)
     counts, articles = [], {}
     for fold in folds:
         model = fit_rows(BlockModel(**params), rows[known | rows["page"].isin(fold.train).to_numpy()])
         fold_counts: Counter = Counter()
-        for page in fold.test:
-            if not headings.get(page):
-                continue
-            frame = zones[zones["document"] == page].reset_index(drop=True)
-            articles[page] = article_structure(frame, labels[page], model=model)
-            fold_counts += heading_counts(headings[page], article_headings(articles[page]))
+        scored = zones[zones["document"].isin(fold.test)]
+        for page, article, page_counts in scored_pages(scored, lambda frame: labels[frame["document"].iloc[0]],
+                                                       headings, model):
+            articles[page] = article
+            fold_counts += page_counts
         counts.append(fold_counts)
     return HeadingCV(list(folds), counts, articles)

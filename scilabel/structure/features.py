@@ -92,10 +92,10 @@ def _number_sequence(numbers: list[str | None]) -> tuple[np.ndarray, np.ndarray]
     return follows, followed
 
 
-def _text_features(text: str) -> dict:
+def _text_features(text: str, number: str | None, title: str) -> dict:
+    """Features of a zone's text, given its :func:`~.blocks.heading_number` parts."""
     words = text.split()
     letters = [w for w in _WORD.findall(text)]
-    number, title = heading_number(text)
     capitalised = sum(w[:1].isupper() for w in letters)
     return {
         "log_chars": np.log1p(len(text)),
@@ -145,7 +145,9 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
     layout = page_layout(zones, long if long.any() else mask)
     sub = zones.iloc[rows]
     paths = sub["tag_path"] if "tag_path" in sub else [""] * len(rows)
-    frame = pd.DataFrame([{**_text_features(texts[i]), **_tag_features(p)} for i, p in zip(rows, paths)])
+    parsed = [heading_number(texts[i]) for i in rows]
+    frame = pd.DataFrame([{**_text_features(texts[i], *parts), **_tag_features(path)}
+                          for i, parts, path in zip(rows, parsed, paths)])
     chars = np.maximum([len(texts[i]) for i in rows], 1)
     size = sub["font_size"].to_numpy(dtype=float)
     frame["size_ratio"] = size / layout.body_size
@@ -180,6 +182,6 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
     rules = np.asarray(rule_kinds(zones, labels), dtype=object)[rows]
     for kind in KINDS:
         frame[f"rule_{kind}"] = rules == kind
-    frame["number_follows"], frame["number_followed"] = _number_sequence([heading_number(texts[i])[0] for i in rows])
+    frame["number_follows"], frame["number_followed"] = _number_sequence([number for number, _ in parsed])
     frame["next2_sentence_end"] = np.r_[frame["sentence_end"].to_numpy(dtype=float)[2:], np.nan, np.nan][:len(frame)]
     return frame.astype(float), rows, layout

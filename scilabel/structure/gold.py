@@ -14,7 +14,7 @@ import json
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -118,17 +118,23 @@ def heading_summary(counts: Counter) -> dict[str, float]:
             "level_accuracy": counts["level_ok"] / tp if tp else 0.0, "gold": gold}
 
 
-def score_headings(zones: pd.DataFrame, labels_of: Callable[[pd.DataFrame], list[str]],
-                   headings: dict[str, list[dict]], model: BlockModel | None = None) -> dict[str, float]:
-    """Heading precision, recall, F1 and level accuracy (:func:`heading_summary`) of the pages of
-    ``zones`` (a dataset's zones) that ``headings`` gives gold headings for, each page's zones labelled
-    by ``labels_of`` and classified by ``model`` (default: the shipped block model)."""
+def scored_pages(zones: pd.DataFrame, labels_of: Callable[[pd.DataFrame], list[str]],
+                 headings: dict[str, list[dict]], model: BlockModel | None = None) -> Iterator[tuple[str, Article, Counter]]:
+    """Each page of ``zones`` that ``headings`` gives gold headings for: its document, its article (zones
+    labelled by ``labels_of``, classified by ``model``, default the shipped block model) and its
+    :func:`heading_counts`."""
     from . import article_structure
 
-    counts: Counter = Counter()
     for document, frame in zones.groupby("document", sort=False):
         if headings.get(document):
             frame = frame.reset_index(drop=True)
             article = article_structure(frame, labels_of(frame), model=model)
-            counts += heading_counts(headings[document], article_headings(article))
-    return {**heading_summary(counts), "pages": sum(1 for d in zones["document"].unique() if headings.get(d))}
+            yield document, article, heading_counts(headings[document], article_headings(article))
+
+
+def score_headings(zones: pd.DataFrame, labels_of: Callable[[pd.DataFrame], list[str]],
+                   headings: dict[str, list[dict]], model: BlockModel | None = None) -> dict[str, float]:
+    """Heading precision, recall, F1 and level accuracy (:func:`heading_summary`) of the pages of
+    ``zones`` (a dataset's zones) that ``headings`` gives gold headings for (:func:`scored_pages`)."""
+    counts = [page_counts for _, _, page_counts in scored_pages(zones, labels_of, headings, model)]
+    return {**heading_summary(sum(counts, Counter())), "pages": len(counts)}

@@ -115,7 +115,11 @@ class BlockModel(ClassifierMixin, BaseEstimator):
 
     def heading_probability(self, X: pd.DataFrame) -> np.ndarray:
         """Probability that each zone is a section heading."""
-        probability = self.heading_.predict_proba(self._matrix(X, self.word_odds_))[:, 1]
+        return self._heading_probability(X, self._matrix(X, self.word_odds_))
+
+    def _heading_probability(self, X: pd.DataFrame, matrix: pd.DataFrame) -> np.ndarray:
+        """:meth:`heading_probability` given ``X``'s matrix under ``word_odds_``."""
+        probability = self.heading_.predict_proba(matrix)[:, 1]
         if self.real_heading_ is None:
             return probability
         return (probability + self.real_heading_.predict_proba(self._matrix(X, self.real_word_odds_))[:, 1]) / 2
@@ -124,9 +128,10 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         """The kind of each zone."""
         if not len(X):
             return np.array([], dtype=object)
-        kinds = self.kind_.predict(self._matrix(X, self.word_odds_)).astype(object)
+        matrix = self._matrix(X, self.word_odds_)
+        kinds = self.kind_.predict(matrix).astype(object)
         if self.rule_body:
             rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
             trusted = (np.isin(kinds, ("noise", "table")) & rules.any(axis=1)) | X["rule_caption"].to_numpy(dtype=bool)
             kinds[trusted] = np.array(RULE_BODY, dtype=object)[rules[trusted].argmax(axis=1)]
-        return np.where(self.heading_probability(X) >= self.threshold, "heading", kinds)
+        return np.where(self._heading_probability(X, matrix) >= self.threshold, "heading", kinds)
