@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from scilabel.structure import article_structure
-from scilabel.structure.blocks import Block, heading_number, is_caption, rule_kinds
+from scilabel.structure.blocks import TABLE_CELL, Block, heading_number, is_caption, rule_kinds
 from scilabel.structure.tree import Figure, Item, Paragraph, Section, heading_levels, nest
 
 BODY = 16.0
@@ -181,10 +181,10 @@ def test_table_cells_are_not_headings_or_items() -> None:
         y = 500 + 20 * n
         rows += [zone(code, x=100, w=40, y=y), zone(name, x=160, w=150, y=y), zone(value, x=330, w=80, y=y)]
     zones = FRONT + [zone("Results", size=22, weight=700, y=400), zone(LONG, y=440)] + rows
-    assert set(kinds_of(zones)[len(FRONT) + 2:]) == {"noise"}
+    assert set(kinds_of(zones)[len(FRONT) + 2:]) == {TABLE_CELL}
 
 
-def test_two_column_tables_with_long_and_spanning_cells_are_noise() -> None:
+def test_two_column_tables_with_long_and_spanning_cells_are_table_cells() -> None:
     table = [zone("Notation", weight=700, x=100, w=120, y=500), zone("Description", weight=700, x=300, w=200, y=500),
              zone("Perinatal characteristics of the infants at birth", x=100, w=600, y=525)]  # a spanning row
     for n, text in enumerate(["the loyalty of node i between configurations c-1 and c, averaged over all runs",
@@ -194,7 +194,7 @@ def test_two_column_tables_with_long_and_spanning_cells_are_noise() -> None:
     kinds = kinds_of(FRONT + [zone("Results", size=22, weight=700, y=400), zone(LONG, y=440)] + table + after)
     body = kinds[len(FRONT):]
     assert body[:2] == ["heading", "paragraph"] and body[-2:] == ["heading", "paragraph"]
-    assert set(body[2:-2]) == {"noise"}
+    assert set(body[2:-2]) == {TABLE_CELL}
 
 
 def test_bare_caption_label_takes_the_line_below() -> None:

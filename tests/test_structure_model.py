@@ -140,6 +140,36 @@ def test_the_real_page_heading_expert_is_averaged_in() -> None:
     assert set(model.predict(X)) <= {"heading", "paragraph", "noise"}
 
 
+def test_the_rules_table_cells_overrule_the_ensemble() -> None:
+    rows = [{"text": TEXT, "n_words": 30, "size_ratio": 1.0, "rule_paragraph": True, "rule_item": False,
+             "rule_caption": False, "rule_footnote": False, "rule_table": n % 2 == 0, "kind": "paragraph"}
+            for n in range(60)]
+    rows += [{**r, "text": "Share", "n_words": 1, "rule_paragraph": False, "rule_table": False, "kind": "noise"}
+             for r in rows[:60]]
+    frame = pd.DataFrame(rows)
+    X = frame.drop(columns=["kind"])
+    trusting = BlockModel(max_iter=10).fit(X, frame["kind"])
+    assert trusting.predict(X[:2]).tolist() == ["table", "paragraph"]
+    assert BlockModel(max_iter=10, rule_body=False).fit(X, frame["kind"]).predict(X[:2]).tolist() == ["paragraph"] * 2
+
+
+def test_a_table_of_sentences_is_not_read_as_paragraphs() -> None:
+    cells = ["Neural signal", "The response of the receptor cells to a step of light, sampled once a millisecond",
+             "Output", "A train of spikes whose rate follows the filtered signal after adaptation"]
+    zones = [heading("Results", 24), zone(TEXT)]
+    zones += [zone(text, x=200 + 360 * (n % 2), w=340, h=24, tag="html/body/main/article/section/table/tbody/tr/td/p")
+              for n, text in enumerate(cells)]
+    zones += [heading("Discussion", 24), zone(TEXT)]
+    frame = page(zones)
+    first = len(frame) - len(cells) - 2
+    for n in range(len(cells)):  # two cells a row, side by side
+        frame.loc[first + n, "y"] = frame.loc[first + n - n % 2, "y"]
+    article = article_structure(frame, frame["label"].tolist())
+    text = " ".join(b.text for s in article.walk() for b in s.blocks)
+    assert [s.title for s in article.walk() if s.title] == ["Results", "Discussion"]
+    assert TEXT in text and not any(cell in text for cell in cells)
+
+
 def test_the_title_over_a_list_of_notes_is_a_heading_in_training_gold() -> None:
     zones = pd.DataFrame({"text": ["Results", TEXT, "Footnotes", "1 Present address: Example University.", "Share"],
                           "struct": ["heading", "paragraph", None, "footnote", None],

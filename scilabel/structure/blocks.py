@@ -26,6 +26,10 @@ from ..lexicons import alternation
 
 #: Kinds a body zone can take.
 KINDS: tuple[str, ...] = ("heading", "paragraph", "item", "caption", "footnote", "noise")
+#: The rules' verdict on a cell of a table they found by its grid (not a body kind: no part of the text).
+TABLE_CELL = "table"
+#: Verdicts of the hand-written rules (:func:`rule_kinds`).
+RULE_KINDS: tuple[str, ...] = (*KINDS, TABLE_CELL)
 
 #: Zones this long (characters) set the page's body font size and column.
 LONG_ZONE = 100
@@ -211,7 +215,7 @@ def _plain_heading(text: str, size_ratio: float) -> bool:
 
 
 def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str | None]:
-    """The kind of each zone of one page (``KINDS``) by the hand-written rules, None for zones outside the body."""
+    """The kind of each zone of one page by the hand-written rules (``RULE_KINDS``), None for zones outside the body."""
     texts = [str(t).strip() for t in zones["text"]]
     labels = np.asarray(labels, dtype=object)
     mask = body_mask(labels, texts)
@@ -262,7 +266,7 @@ def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str 
 
 
 def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
-    """Table cells are noise. A row is a run of consecutive body zones side by side on one line; two
+    """Table cells are :data:`TABLE_CELL`. A row is a run of consecutive body zones side by side on one line; two
     or more rows that follow one another closely and share a column edge are a table, and every
     zone from its first row to its last (rows of a single spanning cell included) is a cell. A lone
     row of at least three short zones is a table row too."""
@@ -291,13 +295,13 @@ def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[s
             cells.update(range(first[0], second[-1] + 1))
     for i in cells:
         if kinds[i] not in (None, "noise", "caption"):
-            kinds[i] = "noise"
+            kinds[i] = TABLE_CELL
 
 
 def _drop_lone_items(kinds: list[str | None], texts: list[str]) -> None:
     """A few words taken as an item with no item before or after are noise (menu group titles
     between link lists)."""
-    body = [i for i, k in enumerate(kinds) if k not in (None, "noise")]
+    body = [i for i, k in enumerate(kinds) if k not in (None, "noise", TABLE_CELL)]
     for n, i in enumerate(body):
         neighbours = [kinds[j] for j in body[max(n - 1, 0):n] + body[n + 1:n + 2]]
         if kinds[i] == "item" and "item" not in neighbours and len(_WORD.findall(texts[i])) < 4:
@@ -309,7 +313,7 @@ def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: l
     y, h, size = zones["y"].to_numpy(), zones["h"].to_numpy(), zones["font_size"].to_numpy()
     for i in range(len(kinds) - 1):
         m = CAPTION.match(texts[i]) if kinds[i] == "caption" else None
-        if m and not texts[i][m.end():].strip() and kinds[i + 1] in ("noise", "paragraph", _SHORT) and texts[i + 1] \
+        if m and not texts[i][m.end():].strip() and kinds[i + 1] in ("noise", TABLE_CELL, "paragraph", _SHORT) and texts[i + 1] \
                 and y[i + 1] - (y[i] + h[i]) <= 2 * size[i] and not is_caption(texts[i + 1]):
             kinds[i + 1] = "caption"
 
@@ -322,7 +326,7 @@ def _promote_plain_headings(kinds: list[str | None], texts: list[str], ratio: np
         if kinds[i] == _SHORT:
             plain = following in ("paragraph", "item") and _plain_heading(texts[i], ratio[i])
             kinds[i] = "heading" if plain else "noise"
-        if kinds[i] not in (None, "noise"):
+        if kinds[i] not in (None, "noise", TABLE_CELL):
             following = kinds[i]
 
 

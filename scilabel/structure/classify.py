@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..modelfile import MODELS_DIR
+from .blocks import TABLE_CELL
 from .features import page_features
 from .model import BlockModel
 
@@ -37,7 +38,7 @@ def page_kinds(frame: pd.DataFrame, rows: np.ndarray, texts: list[str], n_zones:
         return kinds
     X = frame.assign(text=[texts[i] for i in rows])
     for row, kind in zip(rows, model.predict(X)):
-        kinds[row] = "noise" if kind == "table" else str(kind)
+        kinds[row] = "noise" if kind == TABLE_CELL else str(kind)
     return kinds
 
 

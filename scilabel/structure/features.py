@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import (
-    CAPTION, FOOTNOTE_MARKER, FURNITURE_START, FURNITURE_ZONE, ITEM_MARKER, KINDS, LONG_ZONE, NOTES_HEADING,
+    CAPTION, FOOTNOTE_MARKER, FURNITURE_START, FURNITURE_ZONE, ITEM_MARKER, LONG_ZONE, NOTES_HEADING, RULE_KINDS,
     SENTENCE_END, Layout, heading_number, is_caption, page_layout, rule_kinds,
 )
 
@@ -180,7 +180,7 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
         frame[f"prev_{name}"] = np.r_[np.nan, values[:-1]]
         frame[f"next_{name}"] = np.r_[values[1:], np.nan]
     rules = np.asarray(rule_kinds(zones, labels), dtype=object)[rows]
-    for kind in KINDS:
+    for kind in RULE_KINDS:
         frame[f"rule_{kind}"] = rules == kind
     frame["number_follows"], frame["number_followed"] = _number_sequence([number for number, _ in parsed])
     frame["next2_sentence_end"] = np.r_[frame["sentence_end"].to_numpy(dtype=float)[2:], np.nan, np.nan][:len(frame)]

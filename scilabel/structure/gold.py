@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .blocks import NOTES_HEADING
+from .blocks import NOTES_HEADING, TABLE_CELL
 from .evaluation import gold_kinds
 from .model import BlockModel
 from .tree import Article
 
 #: Kinds the block model learns: the body kinds, table cells and noise (furniture).
-BLOCK_KINDS = ("heading", "paragraph", "item", "caption", "footnote", "table", "noise")
+BLOCK_KINDS = ("heading", "paragraph", "item", "caption", "footnote", TABLE_CELL, "noise")
 _TOKEN = re.compile(r"\w+")
 _SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivxlc]+|[a-z])$")
 _CELL = re.compile(r"(?:^|/)t[dh](?:/|$)")
@@ -39,7 +39,7 @@ def zone_kinds(zones: pd.DataFrame) -> np.ndarray:
     counts it as a back-matter section title, where the generated pages leave it unannotated."""
     kinds = gold_kinds(zones)
     cell = zones["tag_path"].astype(str).str.contains(_CELL).to_numpy() & zones["content"].to_numpy(dtype=bool)
-    kinds = np.where(cell & (zones["struct"].fillna("").to_numpy(dtype=object) == "section"), "table", kinds).astype(object)
+    kinds = np.where(cell & (zones["struct"].fillna("").to_numpy(dtype=object) == "section"), TABLE_CELL, kinds).astype(object)
     texts = zones["text"].astype(str).str.strip().to_numpy()
     for i in np.flatnonzero(kinds[:-1] == "noise"):
         if kinds[i + 1] == "footnote" and NOTES_HEADING.match(texts[i]):
