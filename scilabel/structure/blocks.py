@@ -1,5 +1,5 @@
-"""The hand-written rules on body zones (heading, paragraph, item, caption, footnote or noise by their
-text and layout), and the grouping of classified zones into blocks.
+"""The hand-written rules on body zones (heading, paragraph, item, caption, footnote, table cell or noise
+by their text and layout), and the grouping of classified zones into blocks.
 
 The rules' verdict (:func:`rule_kinds`) is one feature of the learned block model
 (:mod:`scilabel.structure.model`), which makes the decision; with it the model's real-page heading F1
@@ -30,6 +30,8 @@ KINDS: tuple[str, ...] = ("heading", "paragraph", "item", "caption", "footnote",
 TABLE_CELL = "table"
 #: Verdicts of the hand-written rules (:func:`rule_kinds`).
 RULE_KINDS: tuple[str, ...] = (*KINDS, TABLE_CELL)
+#: Rule verdicts that take a zone out of the running text (None: outside the body).
+_NOT_TEXT = (None, "noise", TABLE_CELL)
 
 #: Zones this long (characters) set the page's body font size and column.
 LONG_ZONE = 100
@@ -301,7 +303,7 @@ def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[s
 def _drop_lone_items(kinds: list[str | None], texts: list[str]) -> None:
     """A few words taken as an item with no item before or after are noise (menu group titles
     between link lists)."""
-    body = [i for i, k in enumerate(kinds) if k not in (None, "noise", TABLE_CELL)]
+    body = [i for i, k in enumerate(kinds) if k not in _NOT_TEXT]
     for n, i in enumerate(body):
         neighbours = [kinds[j] for j in body[max(n - 1, 0):n] + body[n + 1:n + 2]]
         if kinds[i] == "item" and "item" not in neighbours and len(_WORD.findall(texts[i])) < 4:
@@ -326,7 +328,7 @@ def _promote_plain_headings(kinds: list[str | None], texts: list[str], ratio: np
         if kinds[i] == _SHORT:
             plain = following in ("paragraph", "item") and _plain_heading(texts[i], ratio[i])
             kinds[i] = "heading" if plain else "noise"
-        if kinds[i] not in (None, "noise", TABLE_CELL):
+        if kinds[i] not in _NOT_TEXT:
             following = kinds[i]
 
 
