@@ -59,6 +59,23 @@ def test_a_second_showing_of_the_title_or_byline_is_seen_before():
     assert (two[:2] == two[2:]).all()
 
 
+def test_names_in_a_panel_above_the_title_are_the_second_showing():
+    """Reading starts at the zone that shows the declared title: a 'By author' panel of links above it
+    repeats the byline below it, not the other way round."""
+    from scilabel.features.evidence import evidence_matrix
+
+    texts = ["Sign in", "By author", "Ada Okafor", "Min-jun Lee", "Root growth of Vicia faba under drought",
+             "Ada Okafor 1, Min-jun Lee 2", "Body text."]
+    rows = [dict(zip(EVIDENCE_FEATURES, row)) for row in evidence_matrix(texts, [DECLARED] * len(texts))]
+    assert rows[5]["meta_authors"] > 0.9 and rows[5]["meta_authors_seen"] == 0.0
+    for panel in rows[2:4]:
+        assert panel["meta_authors"] == 0.0 and panel["meta_authors_seen"] == 1.0
+    # no zone shows the declared title: reading starts at the top, the first showing is new evidence
+    untitled = [text for text in texts if "Vicia" not in text]
+    first = dict(zip(EVIDENCE_FEATURES, evidence_matrix(untitled, [DECLARED] * len(untitled))[2]))
+    assert first["meta_authors"] == 1.0 and first["meta_authors_seen"] == 0.0
+
+
 def test_no_declaration_gives_zeros_and_a_partial_one_says_what_it_declares():
     assert set(features("Root growth", None).values()) == {0.0}
     partial = features("Root growth", Declared(title="Root growth"))
@@ -196,3 +213,14 @@ def test_metadata_evidence_is_a_bounded_ratio_and_nothing_without_a_declaration(
     assert ratio.min() >= np.log(0.05) - 1e-9
     assert (ratio[2] == 0).all()
     assert ratio[:, LABELS.index("authors")].max() <= np.log(1 / model.prior_[LABELS.index("authors")])
+
+
+def test_a_reference_declared_only_by_its_link_declares_no_references():
+    """A JSON-LD ``citation`` that is only a DOI link gives no words a reference zone could show: it is
+    no evidence against the page's real reference list."""
+    link_only = Declared(title=DECLARED.title, references=("https://doi.org/10.3389/fpsyg.2014.00781",))
+    entry = "2. Smith A. Deep roots in dry soils. J Bot. 2001;3:1-9"
+    assert features(entry, link_only)["declares_references"] == 0.0
+    assert features(entry, DECLARED)["declares_references"] == 1.0 and features(entry, DECLARED)["meta_references"] > 0.5
+    assert Declared(references=("doi:10.1000/182",)).any() is False
+

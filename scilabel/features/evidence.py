@@ -25,6 +25,10 @@ from ..metadata import PageMeta
 #: The column of a zones frame that carries each page's :class:`Declared` record.
 DECLARED_COLUMN = "declared"
 _WORD = re.compile(r"\w+")
+#: Links and DOIs inside a declared reference, which are not words a reference zone prints.
+_LINK = re.compile(r"\S*(?:https?://|doi:|10\.\d{4,}/)\S*", re.IGNORECASE)
+#: Words a declared reference needs (links and identifiers aside) to count as declared.
+REFERENCE_WORDS = 3
 
 
 def _tokens(text: str) -> list[str]:
@@ -64,7 +68,7 @@ class Declared:
         return asdict(self)
 
     def any(self) -> bool:
-        return bool(self.title or self.authors or self.institutions or self.abstract or self.references)
+        return bool(self.title or self.authors or self.institutions or self.abstract or self.reference_texts)
 
     @cached_property
     def title_tokens(self) -> frozenset[str]:
@@ -83,19 +87,30 @@ class Declared:
         return frozenset(_bigrams(_tokens(self.abstract)))
 
     @cached_property
+    def reference_texts(self) -> tuple[str, ...]:
+        """The declared references that give words to match: at least :data:`REFERENCE_WORDS` words
+        besides links and identifiers (a JSON-LD ``citation`` that is only a DOI link declares nothing
+        a reference zone could show)."""
+        return tuple(ref for ref in self.references if len(_tokens(_LINK.sub(" ", ref))) >= REFERENCE_WORDS)
+
+    @cached_property
     def reference_bigrams(self) -> frozenset[tuple[str, str]]:
-        return frozenset(b for ref in self.references for b in _bigrams(_tokens(ref)))
+        return frozenset(b for ref in self.reference_texts for b in _bigrams(_tokens(ref)))
 
 
 #: Per declared field: how much of the zone it accounts for (``meta_*``); for title, authors and
-#: affiliations, how much of that match earlier zones of the page already made (``*_seen``: the second
-#: showing of a byline, in an author panel or a "cite this" line, is not the byline); and whether the
-#: page declares the field (``declares_*``): a declared field that a zone does not match is evidence
-#: against it.
+#: affiliations, how much of that match zones read before it already made (``*_seen``: the second
+#: showing of a byline, in an author panel or a "cite this" line, is not the byline; reading starts at
+#: the title, :func:`_title_anchor`); and whether the page declares the field (``declares_*``): a
+#: declared field that a zone does not match is evidence against it.
 EVIDENCE_FEATURES = ("meta_title", "meta_authors", "meta_affiliations", "meta_abstract", "meta_references",
                      "meta_title_seen", "meta_authors_seen", "meta_affiliations_seen",
                      "declares_title", "declares_authors", "declares_affiliations", "declares_abstract",
                      "declares_references")
+
+
+#: Dice with the declared title a zone needs to be where the page's reading starts (:func:`_title_anchor`).
+ANCHOR_TITLE_MATCH = 0.5
 
 
 def _share(found: int, total: int) -> float:
@@ -103,7 +118,7 @@ def _share(found: int, total: int) -> float:
 
 
 class _Page:
-    """The evidence of one page's zones, taken in reading order (what earlier zones matched)."""
+    """The evidence of one page's zones, taken in reading order (what the zones read before matched)."""
 
     def __init__(self, declared: Declared):
         self.declared = declared
@@ -112,15 +127,20 @@ class _Page:
         self.institutions: set[str] = set()
         d = declared
         self.declares = (float(bool(d.title)), float(bool(d.authors)), float(bool(d.institutions)),
-                         float(bool(d.abstract)), float(bool(d.references)))
+                         float(bool(d.abstract)), float(bool(d.reference_texts)))
+
+    def title_match(self, tokens: list[str]) -> float:
+        """Dice of a zone's token set and the declared title's."""
+        token_set = set(tokens)
+        title_tokens = self.declared.title_tokens
+        return _share(2 * len(token_set & title_tokens), len(token_set) + len(title_tokens))
 
     def next_zone(self, tokens: list[str]) -> tuple[float, ...]:
         """The next zone's :data:`EVIDENCE_FEATURES` from its tokens."""
         d = self.declared
         words = [t for t in tokens if len(t) > 1 and not t.isdigit()]
-        token_set = set(tokens)
         pairs = _bigrams(tokens)
-        title = _share(2 * len(token_set & d.title_tokens), len(token_set) + len(d.title_tokens))
+        title = self.title_match(tokens)
         names = [w for w in words if w in d.name_tokens]
         institutions = [w for w in words if w in d.institution_tokens]
         seen_names = sum(w in self.names for w in names)
@@ -138,9 +158,9 @@ def zone_evidence(text: str, declared: Declared | None) -> tuple[float, ...]:
     """One zone's :data:`EVIDENCE_FEATURES`, as the first zone of its page (all 0 without a declared record).
 
     Title: Dice of the zone's and the title's token sets. Authors: share of the zone's words (two
-    letters or more) that are declared name tokens not matched by an earlier zone of the page (a
-    repeated author list, in a citation pop-up or a side panel, is no new evidence). Affiliations: share of the zone's words in the
-    declared institutions. Abstract and references: share of the zone's word pairs found in the
+    letters or more) that are declared name tokens not matched by a zone of the page read before it (a
+    repeated author list, in a citation pop-up or a side panel, is no new evidence). Affiliations: share
+    of the zone's words in the declared institutions. Abstract and references: share of the zone's word pairs found in the
     declared abstract or reference list (pairs, since single words of prose match any abstract).
     """
     return evidence_matrix([text], [declared])[0]
@@ -148,8 +168,9 @@ def zone_evidence(text: str, declared: Declared | None) -> tuple[float, ...]:
 
 def evidence_matrix(texts: Sequence[str], declared: Sequence[Declared | None]) -> np.ndarray:
     """(n_zones, len(EVIDENCE_FEATURES)) evidence of zones (each page's in reading order) and their
-    pages' declared records (:func:`zone_evidence`; the ``*_seen`` features from the earlier zones of the
-    same page); the texts of each page's zones are normalised in one pass."""
+    pages' declared records (:func:`zone_evidence`; the ``*_seen`` features from the zones of the same
+    page read before, reading from the title: :func:`_title_anchor`); the texts of each page's zones are
+    normalised in one pass."""
     out = np.zeros((len(texts), len(EVIDENCE_FEATURES)))
     rows_of: dict[int, list[int]] = {}
     records: dict[int, Declared] = {}
@@ -160,9 +181,22 @@ def evidence_matrix(texts: Sequence[str], declared: Sequence[Declared | None]) -
     for key, rows in rows_of.items():
         joined = unicodedata.normalize("NFKC", "\x00".join(str(texts[i]).replace("\x00", " ") for i in rows)).casefold()
         page = _Page(records[key])
-        for i, text in zip(rows, joined.split("\x00")):
-            out[i] = page.next_zone(_WORD.findall(text))
+        tokens = [_WORD.findall(text) for text in joined.split("\x00")]
+        start = _title_anchor(page, tokens)
+        for k in [*range(start, len(rows)), *range(start)]:
+            out[rows[k]] = page.next_zone(tokens[k])
     return out
+
+
+def _title_anchor(page: _Page, tokens: list[list[str]]) -> int:
+    """Where a reader of the page starts: the first zone that best matches the declared title, when one
+    shares at least :data:`ANCHOR_TITLE_MATCH` of it (else the first zone). The zones before it are
+    read last, so that names or a title in a side panel above the article are its second showing."""
+    if not page.declared.title_tokens or not tokens:
+        return 0
+    matches = [page.title_match(t) for t in tokens]
+    best = int(np.argmax(matches))
+    return best if matches[best] >= ANCHOR_TITLE_MATCH else 0
 
 
 def with_declared(zones: pd.DataFrame, meta: PageMeta) -> pd.DataFrame:
