@@ -509,7 +509,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     gold = [gold_dataset(_existing_dir(folder, "gold"), args.workers) for folder in args.gold]
     labeler = train_labeler(args.data, args.emission, args.out, collections=args.collections, topology=args.topology,
                             workers=args.workers, random_state=args.random_state, gold=gold,
-                            gold_weight=args.gold_weight, **hmm)
+                            gold_weight=args.gold_weight, platforms=args.platforms, **hmm)
     print(json.dumps(labeler.model_card_, indent=2))
 
 
@@ -536,7 +536,8 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
         variants.update(veto_ablation(shipped.vetoes))
     result = cross_validate_gold(gold_dir, args.data, scorer, template=shipped, shipped=shipped,
                                  collections=args.collections, n_folds=args.folds,
-                                 generated_pages=args.generated_pages, peers=tuple(args.peers), variants=variants)
+                                 generated_pages=args.generated_pages, peers=tuple(args.peers), variants=variants,
+                                 platforms=args.platforms)
     table = format_table(result, scorer)
     print(f"real-page gold, {args.folds}-fold publisher-grouped cross-validation (cv), the model as given "
           f"(shipped) and peers, on the {len(result.pages['cv'])} headline pages\n{table}")
@@ -821,6 +822,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "test figures leave them out)")
     p.add_argument("--gold-weight", type=int, default=1, metavar="N",
                    help="each --gold page counts N times in training (default 1)")
+    p.add_argument("--platforms", action="store_true",
+                   help="also train on the generated corpus's real-platform families (left out by default: they "
+                        "cost the labeller on real pages; the structure model learns from them)")
     p.add_argument("--emission", default="nb", metavar="NAME",
                    help="emission model, a name in scilabel.emission.EMISSIONS (default nb, the paper's Naive Bayes)")
     p.add_argument("--collections", type=Path,
@@ -866,6 +870,8 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--folds", type=int, default=5, help="folds of publishers (default 5)")
     cv.add_argument("--generated-pages", type=int, metavar="N",
                     help="train each fold on a seeded sample of N generated pages (default: all of the train split)")
+    cv.add_argument("--platforms", action="store_true",
+                    help="the folds also train on the generated real-platform families (as scilabel train --platforms)")
     cv.add_argument("--peers", nargs="*", default=["metatags", "trafilatura"], metavar="NAME",
                     help="baselines scored beside, from the fields they fill (default metatags trafilatura)")
     cv.add_argument("--scorer", type=Path, help="the page scorer (default: tools/score_pages.py beside the shared data)")

@@ -26,7 +26,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GroupKFold
 
 from .baselines import BaselineResult, get_baseline
-from .corpus.dataset import MANIFEST_FILE, load_zones
+from .corpus.dataset import MANIFEST_FILE, labelling_pages, load_zones
 from .corpus.gold import zone_records
 from .evaluation import evaluate
 from .labeler import ZoneLabeler
@@ -116,11 +116,14 @@ def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dic
 def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: ModuleType, template: ZoneLabeler,
                         shipped: ZoneLabeler | None = None, collections: Path | None = None, n_folds: int = 5,
                         generated_pages: int | None = None, peers: tuple[str, ...] = ("metatags", "trafilatura"),
-                        random_state: int = 0, variants: dict[str, dict] | None = None) -> GoldCV:
+                        random_state: int = 0, variants: dict[str, dict] | None = None,
+                        platforms: bool = False) -> GoldCV:
     """Run the publisher-grouped cross-validation (module docstring).
 
     ``template`` is cloned (unfitted, same parameters) for each fold; ``train_datasets`` give their
-    ``train`` split, ``generated_pages`` of their pages at most (seeded sample; None: all);
+    ``train`` split (real-platform families only with ``platforms``, as the shipped labeller trains:
+    :func:`~scilabel.corpus.dataset.labelling_pages`), ``generated_pages`` of their pages at most (seeded
+    sample; None: all);
     ``shipped`` (optional) is scored as it is on every headline page; ``peers`` are baselines by name
     (:data:`~scilabel.baselines.BASELINES`) scored on the same pages from the fields they fill
     (:func:`field_zones`). ``variants`` (name -> parameters that act only when decoding, such as
@@ -132,7 +135,7 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
     golds = {row.document: json.loads(Path(row.gold_file).read_text(encoding="utf-8")) for row in manifest.itertuples()}
     gold_zones = load_zones([gold_dir])
     generated = load_zones(train_datasets)
-    generated = sample_pages(generated[generated["split"] == "train"], generated_pages, random_state)
+    generated = sample_pages(labelling_pages(generated, "train", platforms), generated_pages, random_state)
     texts = pd.read_parquet(collections) if collections else None
     folds = publisher_folds(manifest, n_folds)
     headline = manifest[manifest["split"] == "test"]
@@ -173,7 +176,8 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
             score(name, doc, field_zones(baseline.extract(page.html, page.url)))
     settings = {"gold": str(gold_dir), "train_datasets": [str(d) for d in train_datasets],
                 "collections": str(collections) if collections else None, "n_folds": n_folds,
-                "generated_pages": int(generated["document"].nunique()), "random_state": random_state,
+                "generated_pages": int(generated["document"].nunique()), "platforms": platforms,
+                "random_state": random_state,
                 "labeler": {k: repr(v) for k, v in template.get_params(deep=False).items() if k != "vetoes"},
                 "vetoes": [v.name for v in template.vetoes], "shipped": getattr(shipped, "model_card_", {}).get("name")}
     return GoldCV(pages, folds, settings, tuple(variants))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, load_zones, render_generated
+from .corpus.dataset import MANIFEST_FILE, ZONES_FILE, labelling_pages, load_zones, render_generated
 from .emission import EMISSIONS
 from .evaluation import evaluate
 from .hmm import TRANSITION_SETTINGS
@@ -30,22 +30,23 @@ def ensure_rendered(folder: Path, workers: int = 2) -> None:
 
 def train_labeler(datasets: list[Path], emission: str, out: Path, collections: Path | None = None,
                   topology: str = DEFAULT_TOPOLOGY, split: str = "train", workers: int = 2,
-                  random_state: int = 0, gold: list[Path] = (), gold_weight: int = 1, **hmm: float | None) -> ZoneLabeler:
+                  random_state: int = 0, gold: list[Path] = (), gold_weight: int = 1, platforms: bool = False,
+                  **hmm: float | None) -> ZoneLabeler:
     """Fit a labeller with the ``emission`` model (a name in :data:`~scilabel.emission.EMISSIONS`) on the
     ``split`` pages of the datasets and save it with its model card; ``hmm`` overrides ZoneLabeler's
     transition settings (:data:`~scilabel.hmm.TRANSITION_SETTINGS`; None keeps the counted estimate).
     ``random_state`` seeds an emission that has one (the SVM's training sample and solver; the Naive
     Bayes fit has no randomness): refits with several seeds tell a real difference from noise. Every page
     of the ``gold`` datasets (reviewed real pages) is trained on too, whatever its split, ``gold_weight``
-    times (:func:`repeat_pages`)."""
+    times (:func:`repeat_pages`). The generated corpus's real-platform families are trained on only with
+    ``platforms`` (:func:`~scilabel.corpus.dataset.labelling_pages`)."""
     if emission not in EMISSIONS:
         raise ValueError(f"unknown emission {emission!r} (one of {', '.join(EMISSIONS)})")
     estimator = EMISSIONS[emission].estimator
     seeded = {"random_state": random_state} if "random_state" in estimator().get_params() else {}
     for folder in datasets:
         ensure_rendered(folder, workers)
-    zones = load_zones(datasets)
-    zones = zones[zones["split"] == split]
+    zones = labelling_pages(load_zones(datasets), split, platforms)
     if gold:
         zones = pd.concat([zones, repeat_pages(load_zones(gold), gold_weight)], ignore_index=True)
     zones = zones.reset_index(drop=True)
@@ -65,7 +66,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         "topology": topology,
         **{name: getattr(labeler, name) for name in TRANSITION_SETTINGS},
         "trained_on": {"datasets": [str(d) for d in datasets], "split": split, "gold": [str(d) for d in gold],
-                       "gold_weight": gold_weight,
+                       "gold_weight": gold_weight, "platforms": platforms,
                        "groups": sorted(zones["group"].unique().tolist()), **labeler.training_summary_},
         "collections": str(collections) if collections else None,
         "fit_seconds": round(seconds, 2),

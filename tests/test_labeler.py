@@ -338,6 +338,24 @@ def test_train_labeler_fits_the_split_and_writes_the_card(pages, tmp_path):
     assert card["trained_on"]["pages"] == 30 and card["trained_on"]["gold"] == [str(data)]  # the 2 test pages too
 
 
+def test_the_real_platform_families_are_trained_on_only_when_asked(pages, tmp_path):
+    from scilabel.corpus.dataset import labelling_pages
+    from scilabel.training import train_labeler
+
+    data = tmp_path / "data"
+    data.mkdir()
+    group = np.where(pages["document"].isin(["p2", "p3", "p4"]), "scielo", "fam")
+    pages.assign(split="train", group=group).to_parquet(data / "zones.parquet")
+    assert set(labelling_pages(pages.assign(split="train", group=group))["document"]) == {
+        f"p{k}" for k in range(30)} - {"p2", "p3", "p4"}
+    for platforms, n_pages, groups in ((False, 27, ["fam"]), (True, 30, ["fam", "scielo"])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            train_labeler([data], "nb", tmp_path / "m.joblib", topology="interleaved", platforms=platforms)
+        trained_on = load_model(tmp_path / "m.joblib").model_card_["trained_on"]
+        assert (trained_on["pages"], trained_on["groups"], trained_on["platforms"]) == (n_pages, groups, platforms)
+
+
 def test_state_mapping_used_for_training():
     assert labels_to_states(["other", "title", "other", "authors"]) == ["PreTitle", "Title", "BTA", "Authors"]
 

@@ -117,3 +117,18 @@ def load_zones(folders: Iterable[Path]) -> pd.DataFrame:
         frame[DECLARED_COLUMN] = [records.get(doc) for doc in frame["document"]]
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
+
+
+def labelling_pages(zones: pd.DataFrame, split: str = "train", platforms: bool = False) -> pd.DataFrame:
+    """The ``split`` pages of datasets' zones that a zone labeller trains on.
+
+    The real-platform families of a generated corpus (:data:`~scilabel.corpus.platforms.PLATFORMS`) are
+    left out unless ``platforms``: on the real-page gold folds they cost the labeller title, authors,
+    affiliations and abstract (docs/decisions.md); the structure model is what learns from them.
+    """
+    from .platforms import PLATFORMS
+
+    chosen = zones["split"] == split
+    if not platforms:
+        chosen &= ~zones["group"].isin(list(PLATFORMS))
+    return zones[chosen]
