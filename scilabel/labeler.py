@@ -69,16 +69,23 @@ def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
 
 
 def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: float = 0.8) -> np.ndarray:
-    """Which units, labelled with a label of ``once``, have at least two words of which ``share`` or
-    more were in earlier units with the same label (``ZoneLabeler.printed_once``)."""
+    """Which units, labelled with a label of ``once``, were read before with the same label
+    (``ZoneLabeler.printed_once``): at least two words of two characters or more of which ``share`` or
+    more were in earlier units with that label, or one such word whose initials were read there too
+    ("L. E. Muresan", "J. Oro" repeated in an author panel)."""
     read: dict[str, set[str]] = {label: set() for label in once}
     out = np.zeros(len(labels), dtype=bool)
     for unit, (text, label) in enumerate(zip(texts, labels)):
         if label not in read:
             continue
-        words = [w for w in text_words(text) if len(w) > 1]
-        out[unit] = len(words) >= 2 and sum(w in read[label] for w in words) >= share * len(words)
-        read[label].update(words)
+        words = text_words(text)
+        long = [w for w in words if len(w) > 1]
+        initials = [w for w in words if len(w) == 1 and w.isalpha()]
+        if len(long) >= 2:
+            out[unit] = sum(w in read[label] for w in long) >= share * len(long)
+        elif long and initials:
+            out[unit] = all(w in read[label] for w in long + initials)
+        read[label].update(long + initials)
     return out
 
 

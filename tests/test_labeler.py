@@ -417,6 +417,10 @@ def test_repeats_are_units_whose_words_were_read_with_their_label_before():
     assert _repeats(texts, labels, ("title", "authors")).tolist() == [False, False, False, True, False, False]
     assert not _repeats(texts, labels, ()).any()
     assert not _repeats(texts, ["other"] * 6, ("authors",)).any()
+    # one surname with initials: a repeat when the initials were read with it ("J. Oro" in an author
+    # panel after the byline), not when they are another author's ("A. Oro")
+    names = ["J. Oro", "L. E. Muresan", "J. Oro", "L. E. Muresan 2", "A. Oro"]
+    assert _repeats(names, ["authors"] * 5, ("authors",)).tolist() == [False, False, True, True, False]
 
 
 def test_a_byline_shown_again_is_read_once(fitted, pages):
