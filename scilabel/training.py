@@ -51,7 +51,8 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
         zones = pd.concat([zones, repeat_pages(load_zones(gold), gold_weight)], ignore_index=True)
     zones = zones.reset_index(drop=True)
     if zones.empty:
-        raise ValueError(f"no {split!r} pages in {', '.join(map(str, datasets))}")
+        left_out = "" if platforms else " (real-platform families are left out without --platforms)"
+        raise ValueError(f"no {split!r} pages in {', '.join(map(str, datasets))}{left_out}")
     zones["label"] = zones["label"].fillna("other")
     texts = pd.read_parquet(collections) if collections else None
     if texts is None:

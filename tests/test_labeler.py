@@ -354,6 +354,11 @@ def test_the_real_platform_families_are_trained_on_only_when_asked(pages, tmp_pa
             train_labeler([data], "nb", tmp_path / "m.joblib", topology="interleaved", platforms=platforms)
         trained_on = load_model(tmp_path / "m.joblib").model_card_["trained_on"]
         assert (trained_on["pages"], trained_on["groups"], trained_on["platforms"]) == (n_pages, groups, platforms)
+    only = tmp_path / "only"
+    only.mkdir()
+    pages.assign(split="train", group="scielo").to_parquet(only / "zones.parquet")
+    with pytest.raises(ValueError, match="real-platform families are left out without --platforms"):
+        train_labeler([only], "nb", tmp_path / "x.joblib")
 
 
 def test_state_mapping_used_for_training():

@@ -160,8 +160,9 @@ def zone_evidence(text: str, declared: Declared | None) -> tuple[float, ...]:
     Title: Dice of the zone's and the title's token sets. Authors: share of the zone's words (two
     letters or more) that are declared name tokens not matched by a zone of the page read before it (a
     repeated author list, in a citation pop-up or a side panel, is no new evidence). Affiliations: share
-    of the zone's words in the declared institutions. Abstract and references: share of the zone's word pairs found in the
-    declared abstract or reference list (pairs, since single words of prose match any abstract).
+    of the zone's words in the declared institutions. Abstract and references: share of the zone's word
+    pairs found in the declared abstract or reference list (pairs, since single words of prose match any
+    abstract).
     """
     return evidence_matrix([text], [declared])[0]
 
