@@ -135,12 +135,11 @@ class _Page:
         title_tokens = self.declared.title_tokens
         return _share(2 * len(token_set & title_tokens), len(token_set) + len(title_tokens))
 
-    def next_zone(self, tokens: list[str]) -> tuple[float, ...]:
-        """The next zone's :data:`EVIDENCE_FEATURES` from its tokens."""
+    def next_zone(self, tokens: list[str], title: float) -> tuple[float, ...]:
+        """The next zone's :data:`EVIDENCE_FEATURES` from its tokens and its :meth:`title_match`."""
         d = self.declared
         words = [t for t in tokens if len(t) > 1 and not t.isdigit()]
         pairs = _bigrams(tokens)
-        title = self.title_match(tokens)
         names = [w for w in words if w in d.name_tokens]
         institutions = [w for w in words if w in d.institution_tokens]
         seen_names = sum(w in self.names for w in names)
@@ -183,21 +182,20 @@ def evidence_matrix(texts: Sequence[str], declared: Sequence[Declared | None]) -
         joined = unicodedata.normalize("NFKC", "\x00".join(str(texts[i]).replace("\x00", " ") for i in rows)).casefold()
         page = _Page(records[key])
         tokens = [_WORD.findall(text) for text in joined.split("\x00")]
-        start = _title_anchor(page, tokens)
+        titles = [page.title_match(t) for t in tokens]
+        start = _title_anchor(titles)
         for k in [*range(start, len(rows)), *range(start)]:
-            out[rows[k]] = page.next_zone(tokens[k])
+            out[rows[k]] = page.next_zone(tokens[k], titles[k])
     return out
 
 
-def _title_anchor(page: _Page, tokens: list[list[str]]) -> int:
-    """Where a reader of the page starts: the first zone that best matches the declared title, when one
-    shares at least :data:`ANCHOR_TITLE_MATCH` of it (else the first zone). The zones before it are
-    read last, so that names or a title in a side panel above the article are its second showing."""
-    if not page.declared.title_tokens or not tokens:
-        return 0
-    matches = [page.title_match(t) for t in tokens]
-    best = int(np.argmax(matches))
-    return best if matches[best] >= ANCHOR_TITLE_MATCH else 0
+def _title_anchor(titles: list[float]) -> int:
+    """Where a reader of the page starts, from its zones' title matches: the first zone that best matches
+    the declared title, when one shares at least :data:`ANCHOR_TITLE_MATCH` of it (else the first zone).
+    The zones before it are read last, so that names or a title in a side panel above the article are
+    its second showing."""
+    best = int(np.argmax(titles))
+    return best if titles[best] >= ANCHOR_TITLE_MATCH else 0
 
 
 def with_declared(zones: pd.DataFrame, meta: PageMeta) -> pd.DataFrame:
