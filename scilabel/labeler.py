@@ -68,12 +68,23 @@ def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
     return named & (labels == "other")
 
 
+#: Labels an article shows once per showing of their owner's label: a panel prints each author's
+#: addresses under the author, so addresses repeat within one showing of the byline, and a second
+#: showing of the panel repeats names and addresses together.
+OWNED_BY = {"affiliations": "authors"}
+
+
 def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: float = 0.8) -> np.ndarray:
     """Which units, labelled with a label of ``once``, were read before with the same label
     (``ZoneLabeler.printed_once``): at least two words of two characters or more of which ``share`` or
     more were in earlier units with that label, or one such word whose initials were read there too
-    ("L. E. Muresan", "J. Oro" repeated in an author panel)."""
-    read: dict[str, set[str]] = {label: set() for label in once}
+    ("L. E. Muresan", "J. Oro" repeated in an author panel). A unit of a label :data:`OWNED_BY` one of
+    ``once`` is a repeat by the same measure when the owner's units since that label's last unit
+    were all repeats (the addresses under a repeated name)."""
+    owned = {label: owner for label, owner in OWNED_BY.items() if owner in once}
+    read: dict[str, set[str]] = {label: set() for label in (*once, *owned)}
+    fresh = dict.fromkeys(owned, True)  # a new owner unit stands since the label's last unit
+    closed = dict.fromkeys(owned, True)  # the label's unit came last: the next owner unit starts afresh
     out = np.zeros(len(labels), dtype=bool)
     for unit, (text, label) in enumerate(zip(texts, labels)):
         if label not in read:
@@ -86,6 +97,12 @@ def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: 
         elif long and initials:
             out[unit] = all(w in read[label] for w in long + initials)
         read[label].update(long + initials)
+        if label in owned:
+            out[unit] &= not fresh[label]
+            closed[label] = True
+        for kept in (k for k, owner in owned.items() if owner == label):
+            fresh[kept] = not out[unit] or (fresh[kept] and not closed[kept])
+            closed[kept] = False
     return out
 
 
@@ -133,8 +150,9 @@ class ZoneLabeler(BaseEstimator):
         a declaration can make a label unlikely (at most ``-log(metadata_floor)`` nats)
     printed_once : labels an article shows once: a unit decoded with one of them whose words (nearly
         all) were already read as that label earlier on the page (a byline repeated in a citation
-        pop-up or an author panel) is passed over and the page decoded again without it. Decoding
-        only; ``()`` keeps every repeat
+        pop-up or an author panel) is passed over and the page decoded again without it; so are the
+        addresses under a repeated author panel's names (:data:`OWNED_BY`). Decoding only; ``()``
+        keeps every repeat
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,

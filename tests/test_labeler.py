@@ -428,6 +428,24 @@ def test_repeats_are_units_whose_words_were_read_with_their_label_before():
     assert _repeats(names, ["authors"] * 5, ("authors",)).tolist() == [False, False, True, True, False]
 
 
+def test_addresses_repeat_only_under_a_repeated_author_panel():
+    from scilabel.labeler import _repeats
+
+    lab, dep = "Lab of Soils, Uppsala University", "Department of Physics, Lund University"
+    # the byline's panel: each name (shown again in its pop-up) with its addresses, one address shared;
+    # then the same panel again, names and addresses
+    panel = [("Ana Silva,", "authors"), ("Ana Silva", "authors"), (lab, "affiliations"),
+             ("Bo Chen,", "authors"), ("Bo Chen", "authors"), (lab, "affiliations"), (dep, "affiliations")]
+    texts, labels = map(list, zip(*panel, *panel))
+    repeated = _repeats(texts, labels, ("authors",)).tolist()
+    assert repeated[:7] == [False, True, False, False, True, False, False]  # the shared address is kept
+    assert repeated[7:] == [True] * 7
+    assert not _repeats(texts, labels, ("title",)).any()  # authors read more than once: addresses kept
+    # end matter that names the authors again under an address printed for the first time keeps it
+    end = ["Ana Silva", "Bo Chen", "Ana Silva, Bo Chen", dep]
+    assert not _repeats(end, ["authors", "authors", "authors", "affiliations"], ("authors",))[3]
+
+
 def test_a_byline_shown_again_is_read_once(fitted, pages):
     page = pd.DataFrame(synthetic_page(99))
     byline = page.index[page["label"] == "authors"][0]
