@@ -35,7 +35,7 @@ from pathlib import Path
 import psutil
 from tqdm import tqdm
 
-from scilabel.batch import LabelSettings, PageLabeller, descendants, is_failure, label_many
+from scilabel.batch import LabelSettings, PageLabeller, descendants, freeze_long_lived, is_failure, label_many
 from scilabel.readers import PageError
 from scilabel.readers.render import Renderer
 from scilabel.inputs import HTML_PATTERNS, directory_files
@@ -78,6 +78,7 @@ def ratio(pages: list[str], block: int = 10, settings: LabelSettings = LabelSett
     with Renderer() as renderer, PageLabeller(settings) as labeller:
         renderer.render(pages[0])
         labeller.label(pages[0])
+        freeze_long_lived()  # as a worker process does
         for start in tqdm(range(0, len(pages), block), desc="ratio (blocks)"):
             chunk = pages[start:start + block]
             t0, c0 = time.perf_counter(), tree_cpu_s(me)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from distributed import Client, WorkerPlugin, as_completed, get_worker
 
-from .batch import LabelSettings, PageLabeller, failure_record
+from .batch import LabelSettings, PageLabeller, failure_record, freeze_long_lived
 from .inputs import Source, Unreadable, source_name
 from .readers.base import PageError
 
@@ -39,6 +39,7 @@ class LabellerPlugin(WorkerPlugin):
 
     def setup(self, worker) -> None:
         self.labeller = PageLabeller(self.settings, self.page_budget).__enter__()
+        freeze_long_lived()
 
     def teardown(self, worker) -> None:
         if self.labeller is not None:

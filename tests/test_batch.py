@@ -155,3 +155,12 @@ def test_dask_local_cluster_of_two_processes(tmp_path):
     assert sorted(r["source"] for r in records) == sorted([*good, str(tmp_path / "missing.html")])
     assert [r["source"] for r in records if is_failure(r)] == [str(tmp_path / "missing.html")]
     assert sum(hosts.values()) == 5 and all(n > 0 for n in hosts.values())  # both workers labelled
+
+
+def test_a_worker_keeps_what_it_has_loaded_out_of_the_collectors_walks():
+    # in a process of its own: freezing is for the whole process
+    code = ("import gc; from scilabel.batch import freeze_long_lived; from scilabel import labeler; "
+            "before = gc.get_freeze_count(); freeze_long_lived(); print(before, gc.get_freeze_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    before, after = map(int, out.stdout.split())
+    assert before == 0 and after > 10_000  # scikit-learn, numpy and pandas alone are tens of thousands
