@@ -88,12 +88,32 @@ def test_fielded_references_are_one_zone_styled_and_one_per_field_unstyled(rende
     from scilabel.corpus.templates.citations import reference_html
 
     ref = next(r for r in article.references if r.fields.title and r.fields.authors)
-    html = page("t", "body { margin: 8px; }", f'<ol><li{lab("references")}>{reference_html(ref, "apa", True)}</li></ol>')
+    html = page("t", "body { margin: 8px; }", f'<ol><li{lab("references")}>{reference_html(ref, "apa", "fields")}</li></ol>')
     styled = collect_zones(renderer.render(html))
     unstyled = collect_zones(renderer.render(externalise_styles(html, "p.css")[0]))
     assert len(styled) == 1 and len(unstyled) > 4
     assert {z.label for z in styled + unstyled} == {"references"}
     assert words(" ".join(z.text for z in unstyled)) == words(styled[0].text)
+
+
+def test_references_in_lines_keep_their_lines_and_stacked_links_stand_apart_unstyled(renderer, article):
+    from scilabel.corpus.generate import externalise_styles
+    from scilabel.corpus.templates.base import lab, page, ref_attrs
+    from scilabel.corpus.templates.citations import reference_html, reference_links
+
+    ref = next(r for r in article.references if r.fields.title and r.fields.authors)
+    entry = (f'<p{ref_attrs(ref)}>{reference_html(ref, "apa", "lines")}</p>'
+             f'<div{lab("other")}>{reference_links(ref, stacked=True)}</div>')
+    html = page("t", "body { margin: 8px; }", f"<section>{entry}</section>")
+    styled = collect_zones(renderer.render(html))
+    unstyled = collect_zones(renderer.render(externalise_styles(html, "p.css")[0]))
+    for zones in (styled, unstyled):  # authors and year, title, source: three lines either way
+        lines = [z.text for z in zones if z.label == "references"]
+        assert len(lines) == 3 and words(ref.fields.title)[:4] == words(lines[1])[:4]
+    links = [z.text for z in styled if z.label == "other"]
+    assert len(links) == 1 and "|" in links[0]  # one row with the style sheet
+    stacked = [z.text for z in unstyled if z.label == "other"]
+    assert len(stacked) >= 5 and "|" in stacked  # a link or a bar a line without it
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -85,8 +85,9 @@ def cite_attrs(ref_ids: Sequence[str]) -> str:
     return f' data-scilabel-cite="{esc(" ".join(ref_ids))}"'
 
 
-#: Rules every family's style sheet carries: reference fields (:func:`reference_html`) run inline.
-BASE_CSS = ".cit-field { display: inline; }"
+#: Rules every family's style sheet carries: reference fields and stacked look-up links
+#: (:func:`~scilabel.corpus.templates.citations.reference_html`, ``reference_links``) run inline.
+BASE_CSS = ".cit-field, .ref-link { display: inline; }"
 
 
 def page(
@@ -139,7 +140,10 @@ REFERENCE_HEADINGS: dict[str | None, float] = {
 }
 CITE_STYLES: dict[str, float] = {"numbered": 3, "superscript": 2, "author-year": 2, "original": 3}
 REF_STYLES: dict[str, float] = {"vancouver": 2, "apa": 2, "nature": 2, "acs": 1, "harvard": 1}
-REF_LINKS: dict[str, float] = {"none": 3, "inline": 1, "block": 1}
+REF_LINKS: dict[str, float] = {"none": 3, "inline": 1, "block": 1, "stacked": 1}
+#: How a reference entry is set out: one run of text; field by field in elements the style sheet sets
+#: inline (one line each where it is missing, as offline); authors, title and source in lines of their own.
+REF_LAYOUTS: dict[str, float] = {"run": 11, "fields": 5, "lines": 4}
 
 
 @dataclass(frozen=True)
@@ -157,10 +161,9 @@ class PageOptions:
     show_correspondence: bool
     show_article_type: bool
     show_author_notes: bool
-    #: references marked up field by field (names, year, title, journal ...) in elements that the
-    #: page's style sheet sets inline: one line each where the style sheet is missing (not in families
-    #: that hold a reference in a <p>, which a block element would close)
-    ref_fields: bool
+    #: how reference entries are set out, a key of :data:`REF_LAYOUTS` ("fields" not in families that
+    #: hold a reference in a <p>, which the fields' block elements would close)
+    ref_layout: str
 
     @classmethod
     def draw(
@@ -178,7 +181,7 @@ class PageOptions:
         p_correspondence: float = 0.5,
         p_article_type: float = 0.6,
         p_author_notes: float = 0.3,
-        p_ref_fields: float = 0.25,
+        ref_layouts: Mapping | None = None,
     ) -> PageOptions:
         return cls(
             abstract_heading=pick(rng, abstract_headings or ABSTRACT_HEADINGS),
@@ -192,7 +195,7 @@ class PageOptions:
             show_correspondence=chance(rng, p_correspondence),
             show_article_type=chance(rng, p_article_type),
             show_author_notes=chance(rng, p_author_notes),
-            ref_fields=chance(rng, p_ref_fields),
+            ref_layout=pick(rng, ref_layouts or REF_LAYOUTS),
         )
 
 

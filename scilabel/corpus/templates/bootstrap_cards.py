@@ -224,7 +224,7 @@ class BootstrapCards(Family):
         for i, ref in enumerate(article.references, 1):
             badge = f'<span class="badge">{i}</span>' if citer.numbered_references else ""
             links = f'<span class="refl"{ref_links_attrs()}>{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
-            text = reference_html(ref, opt.ref_style, opt.ref_fields)
+            text = reference_html(ref, opt.ref_style, opt.ref_layout)
             items.append(f'<li class="list-group-item" id="ref-{i}"{ref_attrs(ref)}>{badge}{text}{links}</li>\n')
         header = (
             f'<div class="card-header"{lab("references_heading")}>{esc(opt.references_heading)}</div>'

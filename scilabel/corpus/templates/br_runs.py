@@ -169,7 +169,7 @@ class BrRuns(Family):
             num = f"{i}. " if citer.numbered_references else ""
             links = reference_links(ref)
             inline = f" {links}" if opt.ref_links == "inline" else ""
-            text = reference_html(ref, opt.ref_style, opt.ref_fields)
+            text = reference_html(ref, opt.ref_style, opt.ref_layout)
             lines.append(f'<a name="ref-{i}"></a><span{ref_attrs(ref)}>{num}{text}{inline}</span><br>\n')
             if opt.ref_links == "block":
                 lines.append(f'<span class="small">{links}</span><br>\n')

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 
 from scilabel.corpus.jats import Article, Citation, Paragraph, PersonName, Reference, Run
-from scilabel.corpus.templates.base import cite_attrs, esc
+from scilabel.corpus.templates.base import cite_attrs, esc, ref_links_attrs
 
 #: How in-text citations look: as JATS wrote them, [1–3], superscript 1–3, (Smith et al., 2001).
 CITE_STYLES = ("original", "numbered", "superscript", "author-year")
@@ -180,12 +181,14 @@ def _end(text: str) -> str:
     return text if re.sub(r"(?:</\w+>)+$", "", text).endswith((".", "?", "!")) else text + "."
 
 
-def reference_html(ref: Reference, style: str, fields: bool = False) -> str:
-    """The reference as escaped HTML: JATS punctuated text when present (and not ``fields``), else
-    ``style``; with ``fields`` each name, year, title, journal, volume, issue and page range is an
-    element of its own (:func:`_field`)."""
-    if ref.text and not (fields and ref.fields.title):
+def reference_html(ref: Reference, style: str, layout: str = "run") -> str:
+    """The reference as escaped HTML in ``style``, laid out as ``layout`` (:data:`REF_LAYOUTS`): JATS
+    punctuated text when present and the layout is ``run``; with ``fields`` each name, year, title,
+    journal, volume, issue and page range is an element of its own (:func:`_field`); with ``lines``
+    what comes before the title, the title, and what follows it are lines of their own."""
+    if ref.text and (layout == "run" or not ref.fields.title):
         return esc(ref.text)
+    fields = layout == "fields"
     f = ref.fields
     who = _authors(ref, style, fields)
     title = _field("title", esc(_end(f.title)), fields) if f.title else ""
@@ -241,11 +244,35 @@ def reference_html(ref: Reference, style: str, fields: bool = False) -> str:
             (_field("source", esc(_end(f.source)), fields) + " " if f.source else "") + (loc + "." if loc else ""),
             doi.strip(),
         ]
-    return re.sub(r"\s+", " ", " ".join(p for p in parts if p and p != ".")).strip()
+    parts = [p for p in parts if p and p != "."]
+    if layout == "lines" and title in parts:
+        at = parts.index(title)
+        parts = [_line(" ".join(group)) for group in (parts[:at], [title], parts[at + 1:]) if group]
+    return re.sub(r"\s+", " ", " ".join(parts)).strip()
 
 
-def reference_links(ref: Reference, sep: str = " ") -> str:
-    """``[PubMed] [CrossRef] Google Scholar`` style look-up links for one reference."""
+def _line(html: str) -> str:
+    """One line of a reference set out in lines: a block in any style sheet, inside a <p> too."""
+    return f'<span class="cit-line" style="display: block">{html}</span>'
+
+
+#: Words of the look-up links a reference list prints in a row of their own (:func:`reference_links`).
+LINK_WORDS = ("Article", "PDF", "View Record in Scopus", "Citing articles", "CrossRef", "PubMed",
+              "Google Scholar", "Full Text", "Web of Science", "Find it")
+
+
+def reference_links(ref: Reference, sep: str = " ", stacked: bool = False) -> str:
+    """``[PubMed] [CrossRef] Google Scholar`` style look-up links for one reference; ``stacked``:
+    three to five links (drawn from the reference's id) and their ``|`` separators, each a block
+    that the page's style sheet sets inline: a line of its own where the style sheet is missing, as
+    the link rows of large publishers' pages read offline. Not for families that hold the links in a
+    <p>, which the blocks would close."""
+    if stacked:
+        rng = random.Random(ref.ref_id)
+        words = rng.sample(LINK_WORDS, rng.randint(3, 5))
+        words = [f"PDF ({rng.randint(80, 9000)} K)" if w == "PDF" else w for w in words]
+        return f'<div class="ref-link"{ref_links_attrs()}>|</div>'.join(
+            f'<div class="ref-link"{ref_links_attrs()}><a href="#">{esc(w)}</a></div>' for w in words)
     links = []
     if ref.fields.pmid:
         links.append(f'<a href="https://pubmed.ncbi.nlm.nih.gov/{esc(ref.fields.pmid)}/">[PubMed]</a>')

@@ -203,7 +203,7 @@ class CommentaryNotes(Family):
 
     def _footnotes(self, article: Article, opt: PageOptions) -> str:
         items = "".join(
-            f'<li id="fn-ref-{i}"{ref_attrs(r)}>{reference_html(r, opt.ref_style, opt.ref_fields)}&nbsp;'
+            f'<li id="fn-ref-{i}"{ref_attrs(r)}>{reference_html(r, opt.ref_style, opt.ref_layout)}&nbsp;'
             f'<a href="#fnref-ref-{i}" class="footnote-backref">↩</a></li>\n'
             for i, r in enumerate(article.references, 1)
         )

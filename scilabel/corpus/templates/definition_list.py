@@ -112,7 +112,7 @@ class DefinitionList(Family):
     description = "definition lists for metadata, affiliations, structured abstract and references"
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
-        opt = PageOptions.draw(rng, ref_links={"none": 1, "inline": 2})
+        opt = PageOptions.draw(rng, ref_links={"none": 1, "inline": 2, "stacked": 1})
         theme = rng.choice(THEMES)
         journal = fur.journal_name(article, rng)
         site = fur.site_name(rng)
@@ -208,11 +208,11 @@ class DefinitionList(Family):
             return ""
         rows = []
         for i, ref in enumerate(article.references, 1):
-            links = f'<div class="c-ref-links"{ref_links_attrs()}>{reference_links(ref)}</div>' if opt.ref_links != "none" else ""
+            links = f'<div class="c-ref-links"{ref_links_attrs()}>{reference_links(ref, stacked=opt.ref_links == "stacked")}</div>' if opt.ref_links != "none" else ""
             num = f"{i}." if citer.numbered_references else ""
             rows.append(
                 f'<div id="ref-{i}"{ref_attrs(ref)}><dt>{num}</dt><dd>'
-                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}{links}</dd></div>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_layout)}{links}</dd></div>\n"
             )
         heading = (
             f'<h2 class="c-section-title"{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'

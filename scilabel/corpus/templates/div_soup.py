@@ -113,7 +113,7 @@ class DivSoup(Family):
     description = "nested divs with BEM classes, hover pop-up affiliations, three flex columns"
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
-        opt = PageOptions.draw(rng, ref_links={"none": 2, "inline": 2, "block": 2})
+        opt = PageOptions.draw(rng, ref_links={"none": 2, "inline": 2, "block": 2, "stacked": 1})
         theme = rng.choice(THEMES)
         journal = fur.journal_name(article, rng)
         site = fur.site_name(rng)
@@ -239,11 +239,11 @@ class DivSoup(Family):
         rows = []
         for i, ref in enumerate(article.references, 1):
             num = f'<div class="ref__num">{i}.</div>' if citer.numbered_references else ""
-            links = reference_links(ref)
-            inline = f'<div class="ref__links"{ref_links_attrs()}>{links}</div>' if opt.ref_links == "inline" else ""
+            links = reference_links(ref, stacked=opt.ref_links == "stacked")
+            inline = f'<div class="ref__links"{ref_links_attrs()}>{links}</div>' if opt.ref_links in ("inline", "stacked") else ""
             rows.append(
                 f'<div class="ref" id="ref-{i}"{ref_attrs(ref)}>{num}<div class="ref__content">'
-                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}{inline}</div></div>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_layout)}{inline}</div></div>\n"
             )
             if opt.ref_links == "block":
                 rows.append(f'<div class="ref-links-row">{links}</div>\n')

@@ -89,7 +89,7 @@ class PmcClassic(Family):
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
         opt = PageOptions.draw(
             rng,
-            ref_links={"block": 4, "none": 1},
+            ref_links={"block": 4, "none": 1, "stacked": 1},
             cite_styles={"original": 3, "numbered": 1, "author-year": 1},
         )
         journal = fur.journal_name(article, rng)
@@ -201,10 +201,10 @@ class PmcClassic(Family):
             label = f'<span class="label">{i}.</span>' if citer.numbered_references else ""
             rows.append(
                 f'<div class="ref-cit-blk half_rhythm" id="ref-{i}"{ref_attrs(ref)}>{label}'
-                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</div>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_layout)}</div>\n"
             )
-            if opt.ref_links == "block":
-                rows.append(f'<div class="ref-links">{reference_links(ref)}</div>\n')
+            if opt.ref_links in ("block", "stacked"):
+                rows.append(f'<div class="ref-links">{reference_links(ref, stacked=opt.ref_links == "stacked")}</div>\n')
         heading = (
             f'<h2 class="head"{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'
             if opt.references_heading

@@ -140,7 +140,7 @@ class PortalTabs(Family):
     description = "commercial platform: tab/tool bars, outline sidebar, <details> author pop-ups, <ul> refs"
 
     def render(self, article: Article, rng: random.Random, context: PageContext) -> str:
-        opt = PageOptions.draw(rng, ref_links={"none": 1, "inline": 3})
+        opt = PageOptions.draw(rng, ref_links={"none": 1, "inline": 3, "stacked": 1})
         theme = rng.choice(THEMES)
         journal = fur.journal_name(article, rng)
         site = fur.site_name(rng)
@@ -255,10 +255,10 @@ class PortalTabs(Family):
         items = []
         for i, ref in enumerate(article.references, 1):
             label = f'<span class="label">[{i}]</span>' if citer.numbered_references else ""
-            links = f'<span class="ref-links"{ref_links_attrs()}>{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
+            links = f'<span class="ref-links"{ref_links_attrs()}>{reference_links(ref, stacked=opt.ref_links == "stacked")}</span>' if opt.ref_links != "none" else ""
             items.append(
                 f'<li id="ref-{i}"{ref_attrs(ref)}>{label}<span class="reference">'
-                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</span>{links}</li>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_layout)}</span>{links}</li>\n"
             )
         heading = (
             f'<h2 class="section-title"{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'

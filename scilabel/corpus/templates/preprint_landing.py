@@ -178,7 +178,7 @@ class PreprintLanding(Family):
         if not article.references:
             return ""
         items = "".join(
-            f'<li class="ltx_bibitem" id="ref-{i}"{ref_attrs(r)}>{reference_html(r, opt.ref_style, opt.ref_fields)}</li>\n'
+            f'<li class="ltx_bibitem" id="ref-{i}"{ref_attrs(r)}>{reference_html(r, opt.ref_style, opt.ref_layout)}</li>\n'
             for i, r in enumerate(article.references, 1)
         )
         heading = (

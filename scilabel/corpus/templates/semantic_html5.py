@@ -220,8 +220,8 @@ class SemanticHtml5(Family):
             return ""
         items = []
         for i, ref in enumerate(article.references, 1):
-            links = f' <span class="links">{reference_links(ref)}</span>' if opt.ref_links != "none" else ""
-            items.append(f'<li id="ref-{i}"{ref_attrs(ref)}>{reference_html(ref, opt.ref_style, opt.ref_fields)}{links}</li>\n')
+            links = f' <span class="links">{reference_links(ref, stacked=opt.ref_links == "stacked")}</span>' if opt.ref_links != "none" else ""
+            items.append(f'<li id="ref-{i}"{ref_attrs(ref)}>{reference_html(ref, opt.ref_style, opt.ref_layout)}{links}</li>\n')
         heading = (
             f'<h2{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'
             if opt.references_heading

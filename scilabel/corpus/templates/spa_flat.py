@@ -276,7 +276,7 @@ class SpaFlat(Family):
             rows.append(
                 f'<div role="listitem" class="{c["ref"]}" id="ref-{i}"{ref_attrs(ref)}>'
                 f'<span class="{c["num"]}">{num}</span>'
-                f"<span>{reference_html(ref, opt.ref_style, opt.ref_fields)}{links}</span></div>\n"
+                f"<span>{reference_html(ref, opt.ref_style, opt.ref_layout)}{links}</span></div>\n"
             )
         head = ""
         if opt.references_heading:

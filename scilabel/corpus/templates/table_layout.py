@@ -192,11 +192,11 @@ class TableLayout(Family):
         rows = []
         for i, ref in enumerate(article.references, 1):
             num = f"{i}." if citer.numbered_references else "&nbsp;"
-            links = f' <font size="1">{reference_links(ref)}</font>' if opt.ref_links != "none" else ""
+            links = f' <font size="1">{reference_links(ref, stacked=opt.ref_links == "stacked")}</font>' if opt.ref_links != "none" else ""
             rows.append(
                 f'<tr valign="top" id="ref-{i}"{ref_attrs(ref)}><td width="30" align="right">'
                 f'<font size="2">{num}</font></td><td><font size="2">'
-                f"{reference_html(ref, opt.ref_style, opt.ref_fields)}</font>{links}</td></tr>\n"
+                f"{reference_html(ref, opt.ref_style, opt.ref_layout)}</font>{links}</td></tr>\n"
             )
         heading = (
             f'<p><font size="3" color="#990000"><b{lab("references_heading")}>{esc(opt.references_heading)}</b>'

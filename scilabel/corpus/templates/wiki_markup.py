@@ -233,7 +233,7 @@ class WikiMarkup(Family):
         items = "".join(
             f'<li id="cite_note-ref-{i}"{ref_attrs(r)}><span class="mw-cite-backlink">'
             f'<b><a href="#cite_ref-ref-{i}">^</a></b></span> '
-            f'<span class="reference-text">{reference_html(r, opt.ref_style, opt.ref_fields)}</span></li>\n'
+            f'<span class="reference-text">{reference_html(r, opt.ref_style, opt.ref_layout)}</span></li>\n'
             for i, r in enumerate(article.references, 1)
         )
         return (
