@@ -34,6 +34,10 @@ which in a reference list of one name per line reads like a name.
 A section heading ("Results", "Background" set in large type) is no part of the abstract: a short line
 set at least 1.3 times larger than the page's body text is barred from Abstract. The part headings of
 a structured abstract are set in body size or smaller.
+Nor is it a reference or a line between two references: a heading after the reference list ("Cited
+by (64)", "Recommended articles", "Author information") ends it, and the lists publishers print under
+such headings (citing and related articles: a title, a journal and year, names) read like reference
+entries, so the References/BR loop would otherwise carry the path through them.
 
 A measurement (a decimal number in a text of at most two letters per digit: ".001 a", "94.65 (7)") is
 no name and no address: a table of statistics or bond angles alternates such cells with short

@@ -62,16 +62,20 @@ TEST_ARTICLES = (
 TEST_FAMILIES = sorted(f for f, split in FAMILY_SPLITS.items() if split == "test")
 MODELS = ("svm", "nb")
 #: Token F1 (micro over the pages) per field that each model must reach on each page set.
-#: Pinned 0.03 below the figures measured on 2026-11-26 (rounded down to the hundredth); measured:
-#: svm gold      title .939  authors .825  affiliations .743  abstract 1.000  references .914
-#: svm generated title 1.000 authors .934  affiliations .947  abstract  .802  references .994
-#: nb  gold      title .894  authors .674  affiliations .689  abstract  .164  references .944
-#: nb  generated title .651  authors .772  affiliations .974  abstract  .242  references .975
+#: Pinned 0.03 below the figures measured on 2026-11-27 (rounded down to the hundredth); measured:
+#: svm gold      title .912  authors .854  affiliations .744  abstract  .965  references .966
+#: svm generated title 1.000 authors .968  affiliations .958  abstract  .854  references .997
+#: nb  gold      title .894  authors .721  affiliations .692  abstract  .168  references .951
+#: nb  generated title .651  authors .805  affiliations .983  abstract  .315  references .995
+#: Re-pinned after both were retrained with references set out in lines and the heading rule
+#: (decisions.md): the SVM's gold title and abstract came down from .939 and 1.000 (First Monday's OJS page,
+#: which opens with its abstract and has no title, now gets a quoted citation as its title and loses
+#: the abstract); every other figure stayed or rose.
 FLOORS: dict[tuple[str, str], dict[str, float]] = {
-    ("svm", "gold"): {"title": 0.90, "authors": 0.79, "affiliations": 0.71, "abstract": 0.97, "references": 0.88},
-    ("svm", "generated"): {"title": 0.97, "authors": 0.90, "affiliations": 0.91, "abstract": 0.77, "references": 0.96},
-    ("nb", "gold"): {"title": 0.86, "authors": 0.64, "affiliations": 0.65, "abstract": 0.13, "references": 0.91},
-    ("nb", "generated"): {"title": 0.62, "authors": 0.74, "affiliations": 0.94, "abstract": 0.21, "references": 0.94},
+    ("svm", "gold"): {"title": 0.88, "authors": 0.82, "affiliations": 0.71, "abstract": 0.93, "references": 0.93},
+    ("svm", "generated"): {"title": 0.97, "authors": 0.93, "affiliations": 0.92, "abstract": 0.82, "references": 0.96},
+    ("nb", "gold"): {"title": 0.86, "authors": 0.69, "affiliations": 0.66, "abstract": 0.13, "references": 0.92},
+    ("nb", "generated"): {"title": 0.62, "authors": 0.77, "affiliations": 0.95, "abstract": 0.28, "references": 0.96},
 }
 
 

@@ -26,6 +26,7 @@ TOY_PAGES = {
     "measurement": (_page(["94.65 (7)", "Li Sun"]), [True, False], BYLINE),
     "editor_credit": (_page(["Associate Editor: James F. Cahill", "Li Sun"]), [True, False], BYLINE),
     "section_heading": (_page(["Results", BODY], [19, 14]), [True, False], ("Abstract",)),
+    "heading_ends_references": (_page(["Cited by (64)", BODY], [19, 14]), [True, False], ("References", "BR")),
     "below_larger_text": (_page(["Seasonal shifts in nectar foraging", "Ada Lovelace"], [30, 16]), [False, True],
                           ("Title",)),
     "above_larger_text": (_page(["Archives of Psychology", "The crisis of confidence in findings"], [16, 32]),

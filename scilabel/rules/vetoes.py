@@ -78,6 +78,7 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("measurement", measurements, bars=_NOT_A_BYLINE),
     Veto("editor_credit", editor_credits, bars=_NOT_A_BYLINE),
     Veto("section_heading", section_headings, bars=("Abstract",)),
+    Veto("heading_ends_references", section_headings, bars=("References", "BR")),
     Veto("below_larger_text", below_larger_text, bars=("Title",)),
     Veto("above_larger_text", above_larger_text, bars=("Title",)),
     Veto("dated", dated, bars=("Authors",)),
