@@ -485,8 +485,8 @@ def _rdfa(root: etree._Element) -> dict[str, list]:
     body = root.find("body")
     if body is None:
         return {}
-    scope = next((e for e in body.iter() if isinstance(e.tag, str)
-                  and set(_local((e.get("typeof") or "").split())) & set(_ARTICLE_TYPES)), None)
+    scope = next((e for e in body.iterfind(".//*[@typeof]")
+                  if set(_local(e.get("typeof").split())) & set(_ARTICLE_TYPES)), None)
     if scope is None:
         return {}
     return _schema_fields(_rdfa_node(scope), _resolver({}))
