@@ -44,9 +44,6 @@ no name and no address: a table of statistics or bond angles alternates such cel
 labels, and the byline loop (Authors <-> Affiliations) could otherwise read the table as a byline. A
 DOI's "10.1007" counts as such a number: a citation line that dense in digits is no byline either.
 
-A zone of symbols alone, with no letter or digit (a pop-up's close glyph "⨯", a bullet, a dash), is
-no name or address either.
-
 A zone that reads as a sentence (lower-case words outnumber the capitalised ones, and a short one such
 as "the", "of" or "for" is among them) is no byline: an encyclopedia's tagline under the title ("From
 OpenKnowledge Wiki, the peer-reviewed open encyclopedia"), a pop-up's "Search for more papers by this

@@ -66,7 +66,7 @@ class Veto:
         return f"Veto({self.name!r}, {predicate}, bars={self.bars!r}{kind})"
 
 
-#: States a byline caption, a citation line, a measurement, a lone symbol or an editor's credit cannot be in.
+#: States a byline caption, a citation line, a measurement or an editor's credit cannot be in.
 _NOT_A_BYLINE = ("Authors", "Affiliations")
 #: States a site notice or control cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = ("Title", "Authors", "Affiliations", "References")
