@@ -70,8 +70,17 @@ def _masked(zones: pd.DataFrame, labels: np.ndarray) -> np.ndarray:
 
 #: Labels an article shows once per showing of their owner's label: a panel prints each author's
 #: addresses under the author, so addresses repeat within one showing of the byline, and a second
-#: showing of the panel repeats names and addresses together.
+#: showing of the panel repeats names and addresses together. A unit that opens with an owner's name
+#: read before ("Lili Long, Department of Neurology, ...": a correspondence line) is no new one either.
 OWNED_BY = {"affiliations": "authors"}
+
+
+def _opens_with_read_name(text: str, names: set[str]) -> bool:
+    """Whether ``text``'s words before its first comma are two or more words of two characters or more,
+    all in ``names``."""
+    head, comma, _ = text.partition(",")
+    lead = [w for w in text_words(head) if len(w) > 1]
+    return bool(comma) and len(lead) >= 2 and all(w in names for w in lead)
 
 
 def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: float = 0.8) -> np.ndarray:
@@ -80,7 +89,8 @@ def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: 
     more were in earlier units with that label, or one such word whose initials were read there too
     ("L. E. Muresan", "J. Oro" repeated in an author panel). A unit of a label :data:`OWNED_BY` one of
     ``once`` is a repeat by the same measure when the owner's units since that label's last unit
-    were all repeats (the addresses under a repeated name)."""
+    were all repeats (the addresses under a repeated name), and when it opens with a name read with
+    the owner's label (:func:`_opens_with_read_name`)."""
     owned = {label: owner for label, owner in OWNED_BY.items() if owner in once}
     read: dict[str, set[str]] = {label: set() for label in (*once, *owned)}
     fresh = dict.fromkeys(owned, True)  # a new owner unit stands since the label's last unit
@@ -98,7 +108,7 @@ def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: 
             out[unit] = all(w in read[label] for w in long + initials)
         read[label].update(long + initials)
         if label in owned:
-            out[unit] &= not fresh[label]
+            out[unit] = (out[unit] and not fresh[label]) or _opens_with_read_name(text, read[owned[label]])
             closed[label] = True
         for kept in (k for k, owner in owned.items() if owner == label):
             fresh[kept] = not out[unit] or (fresh[kept] and not closed[kept])

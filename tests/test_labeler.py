@@ -444,6 +444,11 @@ def test_addresses_repeat_only_under_a_repeated_author_panel():
     # end matter that names the authors again under an address printed for the first time keeps it
     end = ["Ana Silva", "Bo Chen", "Ana Silva, Bo Chen", dep]
     assert not _repeats(end, ["authors", "authors", "authors", "affiliations"], ("authors",))[3]
+    # a correspondence line opens with a name of the byline; an address that opens with other
+    # capitalised words, or a lone surname, is no such line
+    lines = ["Ana Silva, Bo Chen", lab, "Ana Silva, Lab of Soils, Box 7014, Uppsala",
+             "Chen Laboratory, Lund University", "Silva, Lab of Soils"]
+    assert _repeats(lines, ["authors"] + ["affiliations"] * 4, ("authors",)).tolist() == [False, False, True, False, False]
 
 
 def test_a_byline_shown_again_is_read_once(fitted, pages):
