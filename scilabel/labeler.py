@@ -161,8 +161,8 @@ class ZoneLabeler(BaseEstimator):
     printed_once : labels an article shows once: a unit decoded with one of them whose words (nearly
         all) were already read as that label earlier on the page (a byline repeated in a citation
         pop-up or an author panel) is passed over and the page decoded again without it; so are the
-        addresses under a repeated author panel's names (:data:`OWNED_BY`). Decoding only; ``()``
-        keeps every repeat
+        addresses under a repeated author panel's names and correspondence lines (:data:`OWNED_BY`).
+        Decoding only; ``()`` keeps every repeat
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
