@@ -185,7 +185,8 @@ def reference_html(ref: Reference, style: str, layout: str = "run") -> str:
     """The reference as escaped HTML in ``style``, laid out as ``layout`` (:data:`REF_LAYOUTS`): JATS
     punctuated text when present and the layout is ``run``; with ``fields`` each name, year, title,
     journal, volume, issue and page range is an element of its own (:func:`_field`); with ``lines``
-    what comes before the title, the title, and what follows it are lines of their own."""
+    what comes before the title, the title, and what follows it are lines of their own (not in the
+    harvard style, whose quoted title is part of a longer piece: there the entry stays one run)."""
     if ref.text and (layout == "run" or not ref.fields.title):
         return esc(ref.text)
     fields = layout == "fields"
