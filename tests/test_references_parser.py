@@ -44,6 +44,21 @@ def test_tokens_keep_offsets_and_split_letters_from_digits() -> None:
     assert len(sequence_features(text, tokens)) == len(tokens)
 
 
+def test_token_attributes_are_what_crfsuite_reads() -> None:
+    """Each token's attributes as crfsuite's ``name:value`` strings (bare names for flags): the token,
+    its glue to the next, its place in the reference, and its window up to the edges."""
+    text = "Smith J (2001) Cells."
+    features = sequence_features(text)
+    first, year = features[0], features[3]
+    assert first[:5] == ["bias", "w:smith", "shape:Xxx", "kind:cap", "p3:smi"]
+    assert {"space_after", "pos:0", "idx:0", "-2:edge", "-1:edge", "1:w:j", "1:kind:initial", "1:shape:X",
+            "2:w:(", "w|+1w:smith|j"} <= set(first)
+    assert not any(a.startswith(("glued", "-1w|w")) for a in first)
+    assert {"w:<year>", "kind:year", "glued:)", "in_bracket", "last_punct:(", "prev_word:j", "-1:w:(",
+            "-2:w:j"} <= set(year)
+    assert "after_year" not in year and "after_year" in features[4]
+
+
 def test_token_labels_drop_punctuation_at_field_edges() -> None:
     segments = [("Smith J.", "author"), (" ", "other"), ("(2004):", "year"), (" T", "title")]
     text = "".join(t for t, _ in segments)

@@ -233,6 +233,11 @@ def glued_terms(texts: Sequence[str], min_count: int = 3) -> frozenset[str]:
     return frozenset(term for term, n in counts.items() if n >= min_count)
 
 
+#: The bracket every anchor of a format holds (a text without it has none of that format's anchors).
+_OPENING = {"bracket-number": "[", "paren-number": "(", "author-year": "(", "author-year-bracket": "[",
+            "alpha-bracket": "["}
+
+
 def candidates(
     text: str,
     fmt: str,
@@ -243,6 +248,8 @@ def candidates(
     """``(start, end, text, keys)`` of every plausible anchor of format ``fmt`` in ``text``
     (``terms``: see :func:`glued_terms`; ``sup_chars``: the zone's superscript characters, when
     known)."""
+    if _OPENING.get(fmt, "") not in text:
+        return []
     if fmt == "bracket-number":
         return _numeric(text, _BRACKET_NUMBER, limit)
     if fmt == "paren-number":
@@ -265,15 +272,24 @@ def detect_format(
     """The paper's anchor format: the one with most plausible anchors over all its body texts
     (weighted by :data:`FORMAT_WEIGHTS`; ``sup_chars``: superscript characters per text, when
     known; ``terms``: :func:`glued_terms` of the texts, when already known). None when nothing matches."""
-    counts = {}
     terms = glued_terms(texts) if terms is None else terms
-    for fmt in FORMATS:
-        total = 0
-        for i, text in enumerate(texts):
-            budget = None if sup_chars is None else int(sup_chars[i])
-            total += len(candidates(text, fmt, n_refs or None, terms, budget))
-        counts[fmt] = total * FORMAT_WEIGHTS.get(fmt, 1.0)
-    best = max(FORMATS, key=lambda f: counts[f])
+    return _vote(_candidates_by_format(texts, FORMATS, n_refs or None, sup_chars, terms))
+
+
+def _candidates_by_format(
+    texts: Sequence[str], formats: Sequence[str], limit: int | None, sup_chars: Sequence[int] | None,
+    terms: frozenset[str],
+) -> dict[str, list[list[tuple[int, int, str, list]]]]:
+    """Each format's :func:`candidates` in each text."""
+    budgets = [None] * len(texts) if sup_chars is None else [int(n) for n in sup_chars]
+    return {fmt: [candidates(text, fmt, limit, terms, budget) for text, budget in zip(texts, budgets)]
+            for fmt in formats}
+
+
+def _vote(found: dict[str, list[list]]) -> str | None:
+    """The format with most candidates (weighted by :data:`FORMAT_WEIGHTS`), None when none has any."""
+    counts = {fmt: sum(map(len, per_text)) * FORMAT_WEIGHTS.get(fmt, 1.0) for fmt, per_text in found.items()}
+    best = max(found, key=lambda f: counts[f])
     return best if counts[best] else None
 
 
@@ -390,19 +406,18 @@ def find_anchors(
     texts = [str(t) for t in body["text"]]
     sup = list(body["sup_chars"]) if "sup_chars" in body else None
     linker = Linker(references)
-    terms = glued_terms(texts)
-    fmt = fmt or detect_format(texts, linker.limit, sup, terms)
+    found = _candidates_by_format(texts, [fmt] if fmt else FORMATS, linker.limit, sup, glued_terms(texts))
+    fmt = fmt or _vote(found)
     if fmt is None:
         return []
     anchors: list[Anchor] = []
-    for i, (row, text) in enumerate(zip(body.index, texts)):
-        found = linker.anchors(text, fmt, terms, None if sup is None else int(sup[i]), row)
-        if not found:
+    for row, text, spots in zip(body.index, texts, found[fmt]):
+        if not spots:
             continue
         sentences = sentence_spans(text)
-        for anchor in found:
+        for anchor in linker.linked(spots, fmt, row):
             anchor.context = next((text[a:b] for a, b in sentences if a <= anchor.start < b), text)
-        anchors.extend(found)
+            anchors.append(anchor)
     return anchors
 
 
@@ -418,9 +433,13 @@ class Linker:
     def anchors(self, text: str, fmt: str, terms: frozenset[str] = frozenset(), sup_chars: int | None = None,
                 zone: object = None) -> list[Anchor]:
         """The anchors of format ``fmt`` in ``text`` (see :func:`candidates`), each with its targets."""
+        return self.linked(candidates(text, fmt, self.limit, terms, sup_chars), fmt, zone)
+
+    def linked(self, spots: Sequence[tuple[int, int, str, list]], fmt: str, zone: object = None) -> list[Anchor]:
+        """Anchors of format ``fmt`` from ``spots`` (:func:`candidates` of one text), each with its targets."""
         anchors = []
-        for start, end, written, found in candidates(text, fmt, self.limit, terms, sup_chars):
-            anchor = Anchor(zone, start, end, written, fmt, list(found))
+        for start, end, written, keys in spots:
+            anchor = Anchor(zone, start, end, written, fmt, list(keys))
             anchor.targets = link(anchor, self.numbers, self.keys)
             anchors.append(anchor)
         return anchors

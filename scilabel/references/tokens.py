@@ -28,11 +28,10 @@ _ROMAN = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})
 _MONTHS = frozenset(lexicon("months"))
 _OPEN, _CLOSE = "([{", ")]}"
 _QUOTES = frozenset("\"“”«»„")
-#: Token-window offsets whose features each token also sees.
+#: Token-window offsets whose features each token also sees: word, kind, shape (next-door tokens
+#: only), or that the window runs past the edge of the reference.
 WINDOW = (-2, -1, 1, 2)
-#: Each offset's feature names: word, kind, shape (next-door tokens only), edge of the reference.
-_WINDOW_KEYS = tuple((off, f"{off}:w", f"{off}:kind", f"{off}:shape" if abs(off) == 1 else None, f"{off}:edge")
-                     for off in WINDOW)
+_EDGE_ATTRS = {off: f"{off}:edge" for off in WINDOW}
 
 
 @dataclass(frozen=True)
@@ -85,84 +84,88 @@ def _kind(word: str) -> str:
     return "mixed"
 
 
+@dataclass(frozen=True)
+class _Word:
+    """What a token's text alone decides: its lower-cased form (numbers by kind, not value), its kind,
+    and its CRF attributes as the token itself and as each window offset's neighbour."""
+
+    low: str
+    kind: str
+    own: tuple[str, ...]
+    seen: dict[int, tuple[str, ...]]
+
+
 @lru_cache(maxsize=65536)
-def _word_features(word: str) -> dict[str, object]:
-    """The features of a token that its text alone decides (shared: never change the dict)."""
+def _word(word: str) -> _Word:
     kind = _kind(word)
-    low = f"<{kind}>" if kind.startswith("num") or kind == "year" else word.lower()  # numbers by kind, not value
-    feats: dict[str, object] = {"w": low, "shape": shape(word), "kind": kind}
+    low = f"<{kind}>" if kind.startswith("num") or kind == "year" else word.lower()
+    form = shape(word)
+    own = [f"w:{low}", f"shape:{form}", f"kind:{kind}"]
     if word.isalpha() and len(word) > 2:
-        feats["p3"], feats["s3"], feats["s2"] = low[:3], low[-3:], low[-2:]
+        own += [f"p3:{low[:3]}", f"s3:{low[-3:]}", f"s2:{low[-2:]}"]
     if _ROMAN.match(word) and len(word) > 1:
-        feats["roman"] = True
-    return feats
+        own.append("roman")
+    seen = {off: (f"{off}:w:{low}", f"{off}:kind:{kind}", *([f"{off}:shape:{form}"] if abs(off) == 1 else []))
+            for off in WINDOW}
+    return _Word(low, kind, tuple(own), seen)
 
 
-def _base(tok: Token, nxt: Token | None, text: str) -> dict[str, object]:
-    feats = dict(_word_features(tok.text))
-    if nxt is not None and nxt.start == tok.end:
-        feats["glued"] = nxt.text if not nxt.text[0].isalnum() else "w"  # "J." "Smith," "1999)"
-    if tok.end == len(text) or (tok.end < len(text) and text[tok.end].isspace()):
-        feats["space_after"] = True
-    return feats
-
-
-def sequence_features(text: str, tokens: list[Token] | None = None) -> list[dict[str, object]]:
-    """One feature dict per token of ``text``: the token itself, its window, and where it stands
-    in the reference (relative position, inside quotes or brackets, how many full stops and
-    commas came before, whether a year came before, the nearest punctuation and the nearest word
-    either side)."""
+def sequence_features(text: str, tokens: list[Token] | None = None) -> list[list[str]]:
+    """The CRF attributes of each token of ``text`` (``name:value`` strings, or a bare name for a flag,
+    as crfsuite reads them): the token itself (word, shape, kind, affixes, whether it is glued to the
+    next token or followed by a space), its window, and where it stands in the reference (relative
+    position, inside quotes or brackets, how many full stops and commas came before, whether a year
+    came before, the nearest punctuation and the nearest word either side)."""
     tokens = tokenize(text) if tokens is None else tokens
     n = len(tokens)
-    base = [_base(t, tokens[i + 1] if i + 1 < n else None, text) for i, t in enumerate(tokens)]
+    words = [_word(t.text) for t in tokens]
     nxt_punct, nxt_word = [""] * n, [""] * n
     following, following_word = "", ""
     for i in range(n - 1, -1, -1):
         nxt_punct[i], nxt_word[i] = following, following_word
-        if base[i]["kind"] == "punct":
+        if words[i].kind == "punct":
             following = tokens[i].text
         else:
-            following_word = base[i]["w"]
-    feats: list[dict[str, object]] = []
+            following_word = words[i].low
+    feats: list[list[str]] = []
     last_punct, last_word, since_punct = "", "", 0
     depth = quote = stops = commas = 0
     seen_year = False
     length = max(1, len(text))
     for i, tok in enumerate(tokens):
-        f = {"bias": 1.0, **base[i]}
-        f["pos"] = str(min(9, 10 * tok.start // length))
-        f["idx"] = str(min(i, 6))
-        f["stops"] = str(min(stops, 6))
-        f["commas"] = str(min(commas, 8))
+        here = words[i]
+        f = ["bias", *here.own]
+        if i + 1 < n and tokens[i + 1].start == tok.end:
+            nxt = tokens[i + 1].text
+            f.append(f"glued:{nxt if not nxt[0].isalnum() else 'w'}")  # "J." "Smith," "1999)"
+        if tok.end == len(text) or text[tok.end].isspace():
+            f.append("space_after")
+        f += [f"pos:{min(9, 10 * tok.start // length)}", f"idx:{min(i, 6)}", f"stops:{min(stops, 6)}",
+              f"commas:{min(commas, 8)}"]
         if depth:
-            f["in_bracket"] = True
+            f.append("in_bracket")
         if quote:
-            f["in_quote"] = True
+            f.append("in_quote")
         if seen_year:
-            f["after_year"] = True
-        f["last_punct"], f["next_punct"] = last_punct, nxt_punct[i]
-        f["prev_word"], f["next_word"] = last_word, nxt_word[i]  # across punctuation
-        f["since_punct"] = str(min(since_punct, 4))
-        for off, w_key, kind_key, shape_key, edge_key in _WINDOW_KEYS:
+            f.append("after_year")
+        f += [f"last_punct:{last_punct}", f"next_punct:{nxt_punct[i]}", f"prev_word:{last_word}",
+              f"next_word:{nxt_word[i]}", f"since_punct:{min(since_punct, 4)}"]  # words across punctuation
+        for off in WINDOW:
             j = i + off
             if 0 <= j < n:
-                other = base[j]
-                f[w_key] = other["w"]
-                f[kind_key] = other["kind"]
-                if shape_key:
-                    f[shape_key] = other["shape"]
+                f += words[j].seen[off]
             else:
-                f[edge_key] = True
+                f.append(_EDGE_ATTRS[off])
         if i:
-            f["-1w|w"] = f"{base[i - 1]['w']}|{base[i]['w']}"
+            f.append(f"-1w|w:{words[i - 1].low}|{here.low}")
         if i + 1 < n:
-            f["w|+1w"] = f"{base[i]['w']}|{base[i + 1]['w']}"
+            f.append(f"w|+1w:{here.low}|{words[i + 1].low}")
         feats.append(f)
         word = tok.text
-        if base[i]["kind"] == "punct":
+        if here.kind == "punct":
             last_punct, since_punct = word, 0
         else:
-            last_word, since_punct = base[i]["w"], since_punct + 1
+            last_word, since_punct = here.low, since_punct + 1
         if word in _OPEN:
             depth += 1
         elif word in _CLOSE:
@@ -174,6 +177,6 @@ def sequence_features(text: str, tokens: list[Token] | None = None) -> list[dict
         elif word == "." and not depth and (i + 1 == n or tokens[i + 1].start > tok.end):
             if i == 0 or not (len(tokens[i - 1].text) == 1 and tokens[i - 1].text.isalpha()):  # "J." is an initial
                 stops += 1
-        if base[i]["kind"] == "year":
+        if here.kind == "year":
             seen_year = True
     return feats
