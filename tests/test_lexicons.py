@@ -165,7 +165,13 @@ def test_particles_reach_names_and_anchors():
 
 def test_reference_links_are_furniture_of_a_reference_list():
     from scilabel.references.split import _FURNITURE, TRAILING_FURNITURE
-    assert all(_FURNITURE.match(f"[{w.title()}]") for w in lexicon("reference_links"))
+    for line in ("[PubMed]", "Google Scholar", "View Record in Scopus | CrossRef", "Abstract/FREE Full Text",
+                 "View PDFView articleView in Scopus Google Scholar", "OpenUrlCrossRefMedlineWeb of Science",
+                 "Web of Science® Times Cited: 75", "Full Text via CrossRef", "Full Article (HTML)", "Find it at CU",
+                 "PubMed/NCBI", "↩"):
+        assert _FURNITURE.match(line), line
+    for line in ("Smith J. Article 12.", "Full text of the act", "Scopus indexing policy (2019)", "|"):
+        assert not _FURNITURE.match(line), line
     for word in lexicon("reference_links_trailing"):
         assert TRAILING_FURNITURE.sub("", f"Nature 12:3-9. [{word}] {word}") == "Nature 12:3-9."
 

@@ -31,7 +31,7 @@ _LABEL_ONLY = re.compile(r"^\s*(?:\[\d{1,4}\]|\(\d{1,4}\)|\d{1,4}[.)]?|\^|[•*�
 _BACK_LINKS = "↩|↑|↵"
 #: Link furniture (the lexicon ``reference_links``, back links) that belongs to the entry above it but
 #: is not part of the reference.
-_FURNITURE = re.compile(rf"^(?:\s*(?:\[?{alternation('reference_links')}\]?|{_BACK_LINKS}|\^)[\s,|]*)+$")
+_FURNITURE = re.compile(rf"^(?:\s*(?:\[?{alternation('reference_links')}\]?|{_BACK_LINKS}|\^)[\s,|/]*)+$")
 #: The furniture cut off the end of an entry's text (the lexicon ``reference_links_trailing``).
 _TRAILING = alternation("reference_links_trailing")
 TRAILING_FURNITURE = re.compile(rf"(?:\s*(?:{_BACK_LINKS}|\[{_TRAILING}\]|{_TRAILING}))+\s*$")
