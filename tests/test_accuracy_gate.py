@@ -63,18 +63,17 @@ TEST_FAMILIES = sorted(f for f, split in FAMILY_SPLITS.items() if split == "test
 MODELS = ("svm", "nb")
 #: Token F1 (micro over the pages) per field that each model must reach on each page set.
 #: Pinned 0.03 below the figures measured on 2026-11-27 (rounded down to the hundredth); measured:
-#: svm gold      title .912  authors .854  affiliations .744  abstract  .965  references .966
-#: svm generated title 1.000 authors .968  affiliations .958  abstract  .854  references .997
-#: nb  gold      title .894  authors .721  affiliations .692  abstract  .168  references .951
+#: svm gold      title .954  authors .854  affiliations .764  abstract 1.000  references .973
+#: svm generated title 1.000 authors .939  affiliations .958  abstract  .854  references 1.000
+#: nb  gold      title .894  authors .721  affiliations .712  abstract  .168  references .953
 #: nb  generated title .651  authors .805  affiliations .983  abstract  .315  references .995
-#: Re-pinned after both were retrained with references set out in lines and the heading rule
-#: (decisions.md): the SVM's gold title and abstract came down from .939 and 1.000 (First Monday's OJS page,
-#: which opens with its abstract and has no title, now gets a quoted citation as its title and loses
-#: the abstract); every other figure stayed or rose.
+#: Re-pinned after both were retrained on generated pages whose look-up link lines belong to the
+#: reference list (decisions.md): the SVM's generated authors came down from .968 (the last names of
+#: two spa_flat bylines now read as affiliations or other); every other figure stayed or rose.
 FLOORS: dict[tuple[str, str], dict[str, float]] = {
-    ("svm", "gold"): {"title": 0.88, "authors": 0.82, "affiliations": 0.71, "abstract": 0.93, "references": 0.93},
-    ("svm", "generated"): {"title": 0.97, "authors": 0.93, "affiliations": 0.92, "abstract": 0.82, "references": 0.96},
-    ("nb", "gold"): {"title": 0.86, "authors": 0.69, "affiliations": 0.66, "abstract": 0.13, "references": 0.92},
+    ("svm", "gold"): {"title": 0.92, "authors": 0.82, "affiliations": 0.73, "abstract": 0.97, "references": 0.94},
+    ("svm", "generated"): {"title": 0.97, "authors": 0.90, "affiliations": 0.92, "abstract": 0.82, "references": 0.97},
+    ("nb", "gold"): {"title": 0.86, "authors": 0.69, "affiliations": 0.68, "abstract": 0.13, "references": 0.92},
     ("nb", "generated"): {"title": 0.62, "authors": 0.77, "affiliations": 0.95, "abstract": 0.28, "references": 0.96},
 }
 

@@ -64,9 +64,11 @@ def test_family_gold_survives_rendering(renderer, article, family, styles):
         assert abstract and all(w in got for w in abstract)
     else:
         assert got == []
-    # look-up link lines ("[PubMed] [CrossRef] Google Scholar") are never part of a reference
+    # look-up link lines ("[PubMed] [CrossRef] Google Scholar") belong to the reference list, as real
+    # pages' gold has them, but are no part of any reference's text
     link_lines = [z for z in zones if words(z.text) and set(words(z.text)) <= LOOKUP_WORDS]
-    assert all(z.label == "other" and z.ref_id is None for z in link_lines)
+    assert all(z.label == "references" and z.ref_id is None for z in link_lines), [
+        (z.text, z.label, z.ref_id) for z in link_lines if z.label != "references" or z.ref_id]
     # citations link to existing references
     cited = {c for z in zones for c in z.cites}
     assert cited and cited <= {r.ref_id for r in article.references}
@@ -98,21 +100,21 @@ def test_fielded_references_are_one_zone_styled_and_one_per_field_unstyled(rende
 
 def test_references_in_lines_keep_their_lines_and_stacked_links_stand_apart_unstyled(renderer, article):
     from scilabel.corpus.generate import externalise_styles
-    from scilabel.corpus.templates.base import lab, page, ref_attrs
+    from scilabel.corpus.templates.base import page, ref_attrs, ref_links_attrs
     from scilabel.corpus.templates.citations import reference_html, reference_links
 
     ref = next(r for r in article.references if r.fields.title and r.fields.authors)
     entry = (f'<p{ref_attrs(ref)}>{reference_html(ref, "apa", "lines")}</p>'
-             f'<div{lab("other")}>{reference_links(ref, stacked=True)}</div>')
+             f'<div{ref_links_attrs()}>{reference_links(ref, stacked=True)}</div>')
     html = page("t", "body { margin: 8px; }", f"<section>{entry}</section>")
     styled = collect_zones(renderer.render(html))
     unstyled = collect_zones(renderer.render(externalise_styles(html, "p.css")[0]))
     for zones in (styled, unstyled):  # authors and year, title, source: three lines either way
-        lines = [z.text for z in zones if z.label == "references"]
+        lines = [z.text for z in zones if z.ref_id]
         assert len(lines) == 3 and words(ref.fields.title)[:4] == words(lines[1])[:4]
-    links = [z.text for z in styled if z.label == "other"]
+    links = [z.text for z in styled if z.label == "references" and not z.ref_id]
     assert len(links) == 1 and "|" in links[0]  # one row with the style sheet
-    stacked = [z.text for z in unstyled if z.label == "other"]
+    stacked = [z.text for z in unstyled if z.label == "references" and not z.ref_id]
     assert len(stacked) >= 5 and "|" in stacked  # a link or a bar a line without it
 
 

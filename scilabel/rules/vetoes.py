@@ -78,7 +78,9 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("measurement", measurements, bars=_NOT_A_BYLINE),
     Veto("editor_credit", editor_credits, bars=_NOT_A_BYLINE),
     Veto("section_heading", section_headings, bars=("Abstract",)),
-    Veto("heading_ends_references", section_headings, bars=("References", "BR")),
+    # BRHR too: else the path keeps a whole list in the gap after its heading and takes the list under
+    # the next heading ("Cited by") as the references
+    Veto("heading_ends_references", section_headings, bars=("References", "BR", "BRHR")),
     Veto("below_larger_text", below_larger_text, bars=("Title",)),
     Veto("above_larger_text", above_larger_text, bars=("Title",)),
     Veto("dated", dated, bars=("Authors",)),

@@ -76,9 +76,10 @@ def ref_attrs(ref: Reference) -> str:
 
 
 def ref_links_attrs() -> str:
-    """Attribute string for a reference's look-up links set on a line of their own inside the
-    entry: they are ``other`` and no part of the reference, as real pages' gold has them."""
-    return f'{lab("other")} data-scilabel-ref=""'
+    """Attribute string for a reference's look-up links ("View article", "PubMed", "Google Scholar")
+    set on a line of their own: the zone belongs to the reference list, as real pages' gold keeps such
+    lines, but to no entry (they are no part of the reference's text)."""
+    return f'{lab("references")} data-scilabel-ref=""'
 
 
 def cite_attrs(ref_ids: Sequence[str]) -> str:

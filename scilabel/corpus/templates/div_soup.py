@@ -246,7 +246,7 @@ class DivSoup(Family):
                 f"{reference_html(ref, opt.ref_style, opt.ref_layout)}{inline}</div></div>\n"
             )
             if opt.ref_links == "block":
-                rows.append(f'<div class="ref-links-row">{links}</div>\n')
+                rows.append(f'<div class="ref-links-row"{ref_links_attrs()}>{links}</div>\n')
         heading = (
             f'<div class="section__title"{lab("references_heading")}>{esc(opt.references_heading)}</div>\n'
             if opt.references_heading

@@ -25,6 +25,7 @@ from scilabel.corpus.templates.base import (
     page,
     pick,
     ref_attrs,
+    ref_links_attrs,
 )
 from scilabel.corpus.templates.body import BodySpec, render_body, render_footnotes
 from scilabel.corpus.templates.citations import Citer, reference_html, reference_links
@@ -177,7 +178,7 @@ class MagazineGrid(Family):
         items = "".join(
             f'<li class="refs__item" id="ref-{i}">'
             f'<p class="refs__text"{ref_attrs(r)}>{reference_html(r, opt.ref_style)}</p>'
-            f'<p class="refs__links">{reference_links(r)}</p></li>\n'
+            f'<p class="refs__links"{ref_links_attrs()}>{reference_links(r)}</p></li>\n'
             for i, r in enumerate(article.references, 1)
         )
         heading = (

@@ -24,6 +24,7 @@ from scilabel.corpus.templates.base import (
     needs_markers,
     page,
     ref_attrs,
+    ref_links_attrs,
     short_authors,
 )
 from scilabel.corpus.templates.body import BodySpec, render_abstract, render_body, render_footnotes
@@ -204,7 +205,7 @@ class PmcClassic(Family):
                 f"{reference_html(ref, opt.ref_style, opt.ref_layout)}</div>\n"
             )
             if opt.ref_links in ("block", "stacked"):
-                rows.append(f'<div class="ref-links">{reference_links(ref, stacked=opt.ref_links == "stacked")}</div>\n')
+                rows.append(f'<div class="ref-links"{ref_links_attrs()}>{reference_links(ref, stacked=opt.ref_links == "stacked")}</div>\n')
         heading = (
             f'<h2 class="head"{lab("references_heading")}>{esc(opt.references_heading)}</h2>\n'
             if opt.references_heading
