@@ -356,7 +356,43 @@ class ArticleHMM(BaseEstimator):
         X = X + self.log_emission_offset_
         if not np.isfinite(X).all():
             X = np.where(X == -np.inf, _LOG_ZERO, X)
-        return self._end_matter_after_references(X) if schema.end_states and len(X) else X
+        if schema.end_states and len(X):
+            X = self._end_matter_after_references(X)
+        return self._abstract_once(X) if len(X) and self._reopens_abstract() else X
+
+    def _reopens_abstract(self) -> bool:
+        """Whether a path can come back to the abstract after the gap that follows it (the late
+        affiliations' links: BARH -> Affiliations -> BAAH -> AbstractHeading)."""
+        schema = self.schema
+        reached = {schema.gap_after["abstract"]}
+        frontier = list(reached)
+        while frontier:
+            nxt = np.flatnonzero(self.transmat_[schema.state_index[frontier.pop()]] > 0)
+            for state in (schema.states[j] for j in nxt):
+                if state not in reached:
+                    reached.add(state)
+                    frontier.append(state)
+        return schema.label_state["abstract"] in reached
+
+    def _abstract_once(self, X: np.ndarray) -> np.ndarray:
+        """Bar, after the first abstract of the path decoded as is, the states that lead to an abstract
+        (the gap after the affiliations, the abstract heading and the gap after it, the abstract): an
+        article prints its abstract once, and the way back the late affiliations open would read a body
+        section titled "Summary" after a misread line as a second one."""
+        schema = self.schema
+        _, path = self._hmm().decode(X, algorithm="viterbi")
+        abstract = schema.state_index[schema.label_state["abstract"]]
+        opened = np.flatnonzero(path == abstract)
+        if not len(opened):
+            return X
+        end = opened[0] + np.argmax(np.append(path[opened[0]:] != abstract, True))
+        before = [schema.state_index[s] for s in (schema.gap_after["affiliations"], schema.label_state["abstract_heading"],
+                                                  schema.gap_after["abstract_heading"])] + [abstract]
+        if not np.isin(path[end:], before).any():
+            return X
+        X = X.copy()
+        X[end:, before] = _LOG_ZERO
+        return X
 
     def _end_matter_after_references(self, X: np.ndarray) -> np.ndarray:
         """Bar the end-matter states before the first reference of the path decoded without them (all

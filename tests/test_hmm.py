@@ -380,9 +380,9 @@ def test_affiliations_to_barh_sets_the_link_where_the_topology_has_it():
 
 def test_late_affiliations_then_a_body_heading_do_not_reopen_the_abstract():
     """A record: abstract, then its affiliations, then the body with a lone "Results" heading that the
-    emission gives a little abstract evidence. At the counted (rare) Affiliations -> BARH the path goes
-    back before the abstract (BAAH) and passes Abstract again at the heading; at a set 0.2 it goes on
-    past the abstract (BARH)."""
+    emission gives a little abstract evidence. At the counted (rare) Affiliations -> BARH the best path
+    goes back before the abstract (BAAH) and passes Abstract again at the heading; the abstract is read
+    once, so the decoded path goes on past it (BARH), as it does at a set 0.2."""
     late = ["other", "title", "authors", "abstract", "affiliations", "other", "references_heading", "references"]
     body = ["abstract"] * 3 + ["other", "references_heading", "references"]
     front = ["other", "title", "authors", "affiliations", "other", "abstract_heading"] + body
@@ -394,11 +394,13 @@ def test_late_affiliations_then_a_body_heading_do_not_reopen_the_abstract():
     for i, state, value in [(1, "Title", 8.0), (2, "Authors", 8.0), (3, "Abstract", 8.0), (4, "Affiliations", 8.0),
                             (20, "Abstract", 1.0), (28, "ReferenceHeading", 8.0), (29, "References", 8.0)]:
         log_emission[i, S[state]] = value
-    decoded = {p: indices_to_states(ArticleHMM(gap_self_loop=0.6, topology="late_affiliations",
-                                               affiliations_to_barh=p).fit(pages).decode(log_emission)[1])
-               for p in (None, 0.2)}
-    assert decoded[None][5] == "BAAH" and decoded[None][20] == "Abstract"
-    assert decoded[0.2][5:28] == ["BARH"] * 23
+    models = {p: ArticleHMM(gap_self_loop=0.6, topology="late_affiliations", affiliations_to_barh=p).fit(pages)
+              for p in (None, 0.2)}
+    decoded = {p: indices_to_states(model.decode(log_emission)[1]) for p, model in models.items()}
+    unrestricted = models[None]._hmm().decode(log_emission + models[None].log_emission_offset_)[1]
+    assert indices_to_states(unrestricted)[5] == "BAAH" and indices_to_states(unrestricted)[20] == "Abstract"
+    assert decoded[None][5:28] == decoded[0.2][5:28] == ["BARH"] * 23
+    assert models[None].posteriors(log_emission)[21:, S["Abstract"]].max() == 0.0  # confidences agree
 
 
 def test_a_citation_like_run_in_the_body_does_not_open_the_list():
@@ -517,13 +519,11 @@ def test_posteriors_equal_brute_force_marginals(n, seed, gap_self_loop):
 
 def log_space_passes(model: ArticleHMM, log_emission: np.ndarray) -> tuple[float, float, np.ndarray]:
     """Viterbi's best log-probability, the total log-probability and the posteriors, by the textbook
-    log-space recursions in numpy and scipy: a reference independent of hmmlearn. With end matter the
-    observations are the model's own (its states' columns, end matter barred before the references)."""
-    if model.schema.end_states:
-        E = model._observations(log_emission)
-        E[E == np.finfo(np.float64).min] = -np.inf
-    else:
-        E = log_emission + model.log_emission_offset_
+    log-space recursions in numpy and scipy: a reference independent of hmmlearn. The observations are
+    the model's own (its states' columns; end matter barred before the references, the way back to an
+    abstract after the first)."""
+    E = model._observations(log_emission)
+    E[E == np.finfo(np.float64).min] = -np.inf
     with np.errstate(divide="ignore"):
         log_start, log_trans = np.log(model.startprob_), np.log(model.transmat_)
     best, fwd, bwd = log_start + E[0], np.empty_like(E), np.zeros_like(E)
