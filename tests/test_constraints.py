@@ -136,9 +136,11 @@ def test_site_notices_are_notices_not_the_words():
     texts = ["© 2013 Author(s).", "Copyright 2016 Elsevier B.V.", "COPYRIGHT © The Authors", "All rights reserved.",
              "We use cookies to improve your experience with our site. Accept and close", "Accept all cookies",
              "This website utilizes technologies such as cookies to enable essential site functionality",
+             "To access subscriptions and personalised features please log in or register", "Sign in or register",
              "Copyright information", "Copyright and the Internet. Harv Law Rev 12: 3-9.", "Li Sun", "",
-             "Cookies and privacy: how web sites track their visitors", "We baked cookies. Then we ate them"]
-    assert site_notices(_zones(texts, [12] * 13)).tolist() == [True] * 7 + [False] * 6
+             "Cookies and privacy: how web sites track their visitors", "We baked cookies. Then we ate them",
+             "A register of cattle herds in Scotland", "Log in"]
+    assert site_notices(_zones(texts, [12] * 17)).tolist() == [True] * 9 + [False] * 8
 
 
 def test_the_default_vetoes_bar_components_but_the_abstract_for_a_copyright_notice():
