@@ -363,16 +363,16 @@ class ArticleHMM(BaseEstimator):
     def _reopens_abstract(self) -> bool:
         """Whether a path can come back to the abstract after the gap that follows it (the late
         affiliations' links: BARH -> Affiliations -> BAAH -> AbstractHeading)."""
-        schema = self.schema
-        reached = {schema.gap_after["abstract"]}
+        index = self.schema.state_index
+        linked = self.transmat_ > 0
+        reached = {index[self.schema.gap_after["abstract"]]}
         frontier = list(reached)
         while frontier:
-            nxt = np.flatnonzero(self.transmat_[schema.state_index[frontier.pop()]] > 0)
-            for state in (schema.states[j] for j in nxt):
-                if state not in reached:
-                    reached.add(state)
-                    frontier.append(state)
-        return schema.label_state["abstract"] in reached
+            for j in np.flatnonzero(linked[frontier.pop()]):
+                if j not in reached:
+                    reached.add(j)
+                    frontier.append(j)
+        return index[self.schema.label_state["abstract"]] in reached
 
     def _abstract_once(self, X: np.ndarray) -> np.ndarray:
         """Bar, after the first abstract of the path decoded as is, the states that lead to an abstract
@@ -386,8 +386,9 @@ class ArticleHMM(BaseEstimator):
         if not len(opened):
             return X
         end = opened[0] + np.argmax(np.append(path[opened[0]:] != abstract, True))
-        before = [schema.state_index[s] for s in (schema.gap_after["affiliations"], schema.label_state["abstract_heading"],
-                                                  schema.gap_after["abstract_heading"])] + [abstract]
+        leading = (schema.gap_after["affiliations"], schema.label_state["abstract_heading"],
+                   schema.gap_after["abstract_heading"])
+        before = [schema.state_index[s] for s in leading] + [abstract]
         if not np.isin(path[end:], before).any():
             return X
         X = X.copy()
