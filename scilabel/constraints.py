@@ -94,6 +94,11 @@ TITLE_RIVAL_WINDOW = 10
 HEADING_MAX_WORDS = 3
 #: ... and is set in type at least this many times the page's body size.
 HEADING_SCALE = 1.3
+#: A short line set at least this many times the body size ends a reference list too when no line
+#: among its :data:`LONE_STYLE_WINDOW` neighbours on either side shares its size and weight: a
+#: heading stands alone in its style, a styled field of every entry (a bold journal name) recurs.
+LONE_HEADING_SCALE = 1.1
+LONE_STYLE_WINDOW = 8
 #: A site notice: a copyright line ("©", "Copyright 2016" or "Copyright ©", "All rights reserved") or
 #: a cookie consent ("We use cookies", "This website uses cookies", "Accept all cookies"): the lexicon
 #: ``site_notices`` ...
@@ -186,6 +191,26 @@ def section_headings(zones: Zones | ZoneArrays) -> np.ndarray:
     :data:`HEADING_SCALE` times the page's body size."""
     arrays = ZoneArrays.of(zones)
     return (arrays.n_words <= HEADING_MAX_WORDS) & (arrays.font_rel >= HEADING_SCALE)
+
+
+def list_end_headings(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone is a section heading (:func:`section_headings`) or a short line set at least
+    :data:`LONE_HEADING_SCALE` times the body size in a style (size and weight) that none of its
+    :data:`LONE_STYLE_WINDOW` neighbours on either side of its page shares: a heading that can end a
+    reference list ("Citing Literature" set 1.17 times the body)."""
+    arrays = ZoneArrays.of(zones)
+    order = arrays.by_page
+    style = np.column_stack([arrays.pages, arrays.column("font_size"), arrays.column("font_weight")])[order]
+    key = np.unique(style, axis=0, return_inverse=True)[1].ravel()
+    shared = np.zeros(len(key), dtype=bool)
+    for step in range(1, LONE_STYLE_WINDOW + 1):
+        same = key[step:] == key[:-step]
+        shared[step:] |= same
+        shared[:-step] |= same
+    lone = np.empty(len(key), dtype=bool)
+    lone[order] = ~shared
+    short = arrays.n_words <= HEADING_MAX_WORDS
+    return section_headings(arrays) | (short & (arrays.font_rel >= LONE_HEADING_SCALE) & lone)
 
 
 def measurements(zones: Zones | ZoneArrays) -> np.ndarray:

@@ -1,7 +1,7 @@
 import numpy as np
 
 from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, dated, editor_credits, measurements, section_headings, sentences,
+                                  citation_lines, dated, editor_credits, list_end_headings, measurements, section_headings, sentences,
                                   site_controls, site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
@@ -44,7 +44,7 @@ def test_citation_lines_open_with_names_then_the_year():
 
 def _zones(texts, sizes, pages=None):
     return {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
-            **({"document": np.array(pages, dtype=object)} if pages else {})}
+            "font_weight": np.full(len(texts), 400.0), **({"document": np.array(pages, dtype=object)} if pages else {})}
 
 
 def test_below_larger_text_is_below_a_sentence_in_larger_type_on_its_page():
@@ -187,7 +187,7 @@ def test_table_row_cells_are_three_or_more_zones_side_by_side_on_one_page():
 
 def test_the_default_vetoes_bar_references_for_a_table_cell_only():
     zones = {"text": np.array(["57", "5.3", "–", "Smith J (2001) Title. J Biol 3: 1–9."], dtype=object),
-             "y": np.array([10.0, 10.0, 10.0, 40.0]), "font_size": np.full(4, 12.0)}
+             "y": np.array([10.0, 10.0, 10.0, 40.0]), "font_size": np.full(4, 12.0), "font_weight": np.full(4, 400.0)}
     barred = _barred(zones)
     assert barred[:, STATE_INDEX["References"]].tolist() == [True, True, True, False]
     assert barred[:, STATE_INDEX["BR"]].sum() == 0
@@ -201,3 +201,17 @@ def test_editor_credits_open_with_an_editor_or_reviewer():
     assert editor_credits(_zones(texts, [12] * len(texts))).tolist() == [True] * 5 + [False] * 4
     barred = _barred(_zones(texts, [12] * len(texts)))
     assert barred[0, STATE_INDEX["Authors"]] and barred[0, STATE_INDEX["Affiliations"]]
+
+
+def test_list_end_headings_stand_alone_in_their_style():
+    """A short line a little larger than the body ends a list when no neighbour shares its size and
+    weight (Wiley's "Citing Literature" at 1.17 times the body); the bold journal name of every entry
+    at that size (ScienceDirect's) recurs and ends nothing; a section heading always counts."""
+    plain = ["Smith J, Roe R. Roots in dry soil. J Plant Ecol. 2001;12:33-41."] * 4
+    texts = ["Smith J, Roe R. Roots in dry soil.", "Trends Ecol. Evol.", "2001;12:33-41."] * 3 + [
+        *plain, "Citing Literature", "Lee K. Deep roots.", "References"]
+    sizes = [16, 18.72, 16] * 3 + [16] * 4 + [18.72, 16, 24]
+    weights = [400, 700, 400] * 3 + [400] * 4 + [700, 400, 700]
+    zones = {**_zones(texts, sizes, ["sd"] * 9 + ["wiley"] * 7), "font_weight": np.array(weights, dtype=float)}
+    assert list_end_headings(zones).tolist() == [False] * 13 + [True, False, True]
+    assert not section_headings(zones)[13]  # under the section heading's size

@@ -12,7 +12,8 @@ BODY = "The trial recruited 120 patients over two years and followed each of the
 
 
 def _page(texts, sizes=None, tops=None):
-    zones = {"text": np.array(texts, dtype=object), "font_size": np.array(sizes or [12] * len(texts), dtype=float)}
+    zones = {"text": np.array(texts, dtype=object), "font_size": np.array(sizes or [12] * len(texts), dtype=float),
+             "font_weight": np.full(len(texts), 400.0)}
     return zones if tops is None else {**zones, "y": np.array(tops, dtype=float)}
 
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..constraints import (above_larger_text, below_larger_text, byline_captions, citation_lines, dated,
-                           editor_credits, measurements, section_headings, sentences, site_controls, site_notices,
-                           table_row_cells)
+                           editor_credits, list_end_headings, measurements, section_headings, sentences,
+                           site_controls, site_notices, table_row_cells)
 from ..features import ZoneArrays, Zones
 from ..schema import STATE_INDEX, STATES
 
@@ -80,7 +80,7 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("section_heading", section_headings, bars=("Abstract",)),
     # BRHR too: else the path keeps a whole list in the gap after its heading and takes the list under
     # the next heading ("Cited by") as the references
-    Veto("heading_ends_references", section_headings, bars=("References", "BR", "BRHR")),
+    Veto("heading_ends_references", list_end_headings, bars=("References", "BR", "BRHR")),
     Veto("below_larger_text", below_larger_text, bars=("Title",)),
     Veto("above_larger_text", above_larger_text, bars=("Title",)),
     Veto("dated", dated, bars=("Authors",)),
