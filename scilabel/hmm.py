@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from hmmlearn.base import BaseHMM
+from scipy.sparse.csgraph import breadth_first_order
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
@@ -364,14 +365,8 @@ class ArticleHMM(BaseEstimator):
         """Whether a path can come back to the abstract after the gap that follows it (the late
         affiliations' links: BARH -> Affiliations -> BAAH -> AbstractHeading)."""
         index = self.schema.state_index
-        linked = self.transmat_ > 0
-        reached = {index[self.schema.gap_after["abstract"]]}
-        frontier = list(reached)
-        while frontier:
-            for j in np.flatnonzero(linked[frontier.pop()]):
-                if j not in reached:
-                    reached.add(j)
-                    frontier.append(j)
+        reached = breadth_first_order(self.transmat_ > 0, index[self.schema.gap_after["abstract"]],
+                                      return_predecessors=False)
         return index[self.schema.label_state["abstract"]] in reached
 
     def _abstract_once(self, X: np.ndarray) -> np.ndarray:
