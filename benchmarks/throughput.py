@@ -8,10 +8,15 @@
 3. memory: resident memory of a worker, alone and with its browser, over the same real pages early in a long
    run (the first cycle of them from page 200) and at its end (the last cycle): medians of a sample a page;
 4. kill and resume: ``scilabel label DIR -o out.jsonl --resume`` killed (``kill -9``) at random points
-   three times, then run to the end: every page must be in the output exactly once, and no browser left.
+   three times, then run to the end: every page must be in the output exactly once, and no browser left;
+5. cold start: wall time of ``scilabel label`` on the bundled example page as a new process (imports,
+   models, browser, page), median of ``--cold`` runs in turn under two conditions: with compiled bytecode
+   as any run after the first finds it (kept under build/ through ``PYTHONPYCACHEPREFIX``) and with the
+   environment as it is (where ``PYTHONDONTWRITEBYTECODE`` is set and nothing compiled scilabel, every
+   module of scilabel is compiled at every start).
 
     .venv/bin/python benchmarks/throughput.py [--pages ../shared/data/pages] [--ratio 159] [--workers-pages 120]
-        [--long 2000] [--resume-pages 2000] [--no-references] [--json out.json]
+        [--long 2000] [--resume-pages 2000] [--cold 9] [--no-references] [--json out.json]
 
 Real pages are cycled to the counts asked; the kill-and-resume run labels generated copies of the
 example page (written under build/).
@@ -165,6 +170,24 @@ def kill_and_resume(count: int, folder: Path, kills: int = 3, seed: int = 0) -> 
             "all_once": sorted(sources) == sorted(expected), "processes_left_after_kills": left_behind}
 
 
+def cold_start(runs: int) -> dict:
+    page = REPO / "data" / "examples" / "example_article.html"
+    command = [sys.executable, "-m", "scilabel", "-q", "label", str(page), "-o", os.devnull]
+    compiled = {**os.environ, "PYTHONPYCACHEPREFIX": str(REPO / "build" / "throughput" / "pycache")}
+    compiled.pop("PYTHONDONTWRITEBYTECODE", None)
+    conditions = {"bytecode": compiled, "environment": dict(os.environ)}
+    subprocess.run(command, cwd=REPO, env=compiled, check=True)  # writes the bytecode
+    seconds: dict[str, list[float]] = {name: [] for name in conditions}
+    for _ in range(runs):
+        for name, env in conditions.items():
+            started = time.perf_counter()
+            subprocess.run(command, cwd=REPO, env=env, check=True)
+            seconds[name].append(time.perf_counter() - started)
+    return {"runs": runs, "dont_write_bytecode": bool(os.environ.get("PYTHONDONTWRITEBYTECODE")),
+            **{f"{name}_median_s": round(statistics.median(s), 3) for name, s in seconds.items()},
+            **{f"{name}_s": [round(x, 3) for x in s] for name, s in seconds.items()}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=Path, default=REPO.parent / "shared/data/pages")
@@ -172,6 +195,7 @@ def main() -> None:
     ap.add_argument("--workers-pages", type=int, default=120, help="pages of each workers run (0: skip)")
     ap.add_argument("--long", type=int, default=2000, help="pages of the memory run (0: skip)")
     ap.add_argument("--resume-pages", type=int, default=2000, help="pages of the kill-and-resume run (0: skip)")
+    ap.add_argument("--cold", type=int, default=9, help="cold starts under each condition (0: skip)")
     ap.add_argument("--no-references", action="store_true",
                     help="the ratio's labeller leaves the references out (scilabel label --no-references)")
     ap.add_argument("--json", type=Path)
@@ -194,6 +218,9 @@ def main() -> None:
     if args.resume_pages:
         result["kill_and_resume"] = kill_and_resume(args.resume_pages, REPO / "build" / "throughput" / "pages")
         print("kill and resume", result["kill_and_resume"], flush=True)
+    if args.cold:
+        result["cold_start"] = cold_start(args.cold)
+        print("cold start", {k: v for k, v in result["cold_start"].items() if not isinstance(v, list)}, flush=True)
     result["load_at_end"] = os.getloadavg()
     print(json.dumps(result, indent=1))
     if args.json:

