@@ -65,6 +65,17 @@ def test_dense_features_are_clipped_so_one_extreme_value_cannot_outvote_the_rest
     assert dense[-1, sup] == 2.0 and np.abs(dense).max() <= 2.0
 
 
+def test_position_is_read_within_the_zones_text_column():
+    page = pd.DataFrame({"text": ["left column line", "right column line"], "x": [150.0, 690.0], "y": [300.0, 300.0],
+                         "w": [500.0, 500.0], "h": [20.0, 20.0], "font_size": 16.0, "font_weight": 400,
+                         "link_chars": 0, "sup_chars": 0, "italic_chars": 0, "document": "d", "page_width": 1280.0})
+    names = ["left", "x_rel"]
+    plain = layout_features(page)[names].to_numpy()
+    assert plain[1, 0] == 690 and plain[1, 1] == pytest.approx(690 / 1280)  # a frame without offsets: the page's x
+    offset = layout_features(page.assign(column_offset=[0.0, 540.0]))[names].to_numpy()
+    assert offset[0] == pytest.approx(offset[1]) and offset[1, 0] == 150  # the right column reads like the left
+
+
 def test_heading_cues_look_at_the_previous_zone_of_the_same_page():
     rows = [zone("Home", 0), zone("Abstract", 40, weight=700), zone("We measured things " * 5, 80),
             zone("References", 120), zone("1. Smith J. Roots. 1999.", 160),

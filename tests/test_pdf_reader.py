@@ -11,6 +11,8 @@ from PIL import Image
 
 from scilabel.cli import main
 from scilabel.readers import PageError, PDFiumReader, SourceReader
+from scilabel.readers.pdf_layout import column_offset
+from scilabel.readers.pdf_text import Segment
 from scilabel.readers.sources import Limits
 from scilabel.zones import Zone
 
@@ -44,7 +46,7 @@ def position(zones, text: str) -> int:
 
 
 def test_the_frame_has_the_html_readers_columns(two_column, pdfs):
-    assert set(two_column.columns) == FRAME_COLUMNS
+    assert set(two_column.columns) == FRAME_COLUMNS | {"column_offset"}  # the one optional column (readers/base.py)
     assert (two_column["document"] == str(pdfs["two"])).all()
     assert sorted(two_column["page"].unique()) == [1, 2]
     assert (two_column["page_width"] == 1280).all()
@@ -76,6 +78,27 @@ def test_two_columns_are_read_left_then_right_on_every_page(two_column):
         assert last_left < first_right
     # the full-width heading under both columns comes after the right column, the entries after it
     assert position(two_column, "(right)") < position(two_column, "References") < position(two_column, "[1] ")
+
+
+def test_the_right_column_is_offset_by_its_distance_from_the_left_one(two_column, pdfs):
+    scale = 1280 / 612
+    right = two_column["text"].str.endswith("(right)")
+    assert right.sum() >= 4 and two_column.loc[right, "column_offset"].tolist() == pytest.approx([(330 - 72) * scale] * right.sum())
+    assert two_column.loc[right, "x"].tolist() == pytest.approx([330 * scale] * right.sum())  # the page's geometry kept
+    assert (two_column.loc[~right, "column_offset"] == 0).all()  # left column, title, full-width heading, entries
+    with PDFiumReader() as reader:
+        assert (reader.read(pdfs["one"]).zones["column_offset"] == 0).all()
+
+
+def lines(x0: float, x1: float, n: int = 12) -> list[Segment]:
+    return [Segment(text="a line of text", x0=x0, x1=x1, y0=100 + 14 * i, y1=110 + 14 * i, size=10) for i in range(n)]
+
+
+def test_a_narrow_side_column_is_no_second_column():
+    assert column_offset(lines(72, 300) + lines(330, 560)) == (pytest.approx(315, abs=10), 258)
+    gutter, offset = column_offset(lines(72, 380) + lines(410, 540))  # a side column of links, 130 wide against 308
+    assert gutter is not None and offset == 0
+    assert column_offset(lines(72, 540)) == (None, 0.0)
 
 
 def test_lines_of_a_paragraph_make_one_zone_and_each_reference_its_own(two_column, pdfs):

@@ -17,7 +17,7 @@ from .text import Tokens, cue_lines, join_for_tokens
 #: The zones-frame columns features are computed from (``document``, ``page_width``, ``page_height`` and
 #: the pages' declared metadata when present).
 ZONE_COLUMNS = ("text", "x", "y", "w", "h", "font_size", "font_weight", "link_chars", "sup_chars", "italic_chars",
-                "document", "page_width", "page_height", DECLARED_COLUMN)
+                "document", "page_width", "page_height", "column_offset", DECLARED_COLUMN)
 #: Zones as features read them: a zones frame, or its columns as arrays by name (all of one length).
 Zones = pd.DataFrame | Mapping[str, np.ndarray]
 #: Least font weight read as bold.
@@ -342,6 +342,14 @@ class ZoneArrays:
 
     def page_width(self) -> np.ndarray:
         return self.column("page_width") if "page_width" in self.zones else np.full(self.n_zones, 1280.0)
+
+    @cached_property
+    def left(self) -> np.ndarray:
+        """Each zone's x within its text column: ``x`` less the frame's ``column_offset`` where it has one
+        (the right column of a PDF page set in two columns reads like the left one, not like a sidebar)."""
+        if "column_offset" not in self.zones:
+            return self.column("x")
+        return self.column("x") - np.nan_to_num(self.column("column_offset"))
 
     @cached_property
     def bold(self) -> np.ndarray:

@@ -31,11 +31,11 @@ _MARKER = re.compile(r"^\s*(?:\[\d+\]|\(?\d{1,3}[.)]|[*\u2020\u2021\u00a7]|[a-z]
 #: How each layout feature is computed.
 _LAYOUT: dict[str, Callable[[ZoneArrays], np.ndarray]] = {
     "n_words": lambda z: z.n_words,
-    "left": lambda z: z.column("x"),
+    "left": lambda z: z.left,
     "top": lambda z: z.column("y"),
     "height": lambda z: z.column("h"),
     "width": lambda z: z.column("w"),
-    "x_rel": lambda z: z.column("x") / np.maximum(z.page_width(), 1.0),
+    "x_rel": lambda z: z.left / np.maximum(z.page_width(), 1.0),
     "y_rel": lambda z: z.column("y") / np.maximum(z.page_height(), 1.0),
     "order_rel": lambda z: z.order_rel,
     "font_rel": lambda z: z.font_rel,

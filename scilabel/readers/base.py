@@ -14,6 +14,8 @@ has one row per zone in reading order with
   the text's opening run set bolder or in another slant than its end, a run-in title; HTML only, else
   0), ``dom_index``,
   ``page_width``, ``page_height``;
+- optionally ``column_offset``: how far right of the page's first text column the zone's column starts
+  (a PDF page set in two columns gives it for its right column's zones; absent means 0);
 - the gold columns ``label``, ``content``, ``struct``, ``ref_id``, ``cites`` (empty unless the source
   carries gold annotations).
 

@@ -9,6 +9,8 @@
   abstract, a wide figure caption) cut the page into bands; within a band the left column is read before
   the right, and what the left side holds below the right column's foot before the next full-width
   segment (a short heading such as "References") after both. A page of one column is read row by row.
+  A zone of the right column is set :func:`column_offset` to the right of the left one: the features
+  read its place within its column (on a web page, text that far right is a sidebar's).
 - **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
   of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
   line before is not short (a paragraph's end), unless both are centred (a title over two lines); a
@@ -30,6 +32,9 @@ MARGIN = 0.09
 #: Share of a page's column segments (those on one side of the gutter) that must have a segment of the
 #: other column beside them for the page to be read as two columns.
 COLUMN_SHARE = 0.15
+#: The narrower of a page's two sides must be this share of the wider at least for the right one to be read as
+#: the article's second column (:func:`column_offset`).
+COLUMN_WIDTHS = 0.75
 _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
 _DIGITS = re.compile(r"\d+")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
@@ -88,6 +93,24 @@ def reading_order(segments: list[Segment]) -> list[Segment]:
         else:
             right.append(seg)
     return ordered + _rows(left) + _rows(right)
+
+
+def column_offset(segments: list[Segment]) -> tuple[float | None, float]:
+    """A page's gutter (None for a page of one column) and how far right of the left column's left edge
+    the right column's starts: 0 for a page of one column, and when the two sides differ in width by more
+    than :data:`COLUMN_WIDTHS` (a side column, a margin note: text set apart, not the article's next column)."""
+    gutter = _gutter(segments) if len(segments) >= 2 else None
+    if gutter is None:
+        return None, 0.0
+    left = [s for s in segments if s.x1 <= gutter + 1]
+    right = [s for s in segments if s.x0 >= gutter - 1]
+    if not left or not right:
+        return gutter, 0.0
+    (left_x0, left_width), (right_x0, right_width) = (
+        (min(s.x0 for s in side), max(s.x1 for s in side) - min(s.x0 for s in side)) for side in (left, right))
+    if min(left_width, right_width) < COLUMN_WIDTHS * max(left_width, right_width):
+        return gutter, 0.0
+    return gutter, max(right_x0 - left_x0, 0.0)
 
 
 def _gutter(segments: list[Segment]) -> float | None:

@@ -24,7 +24,7 @@ import pandas as pd
 from ..atomic import atomic_path
 from ..metadata import PageMeta
 from .base import Document, PageError
-from .pdf_layout import PageText, block_text, blocks, furniture, reading_order
+from .pdf_layout import PageText, block_text, blocks, column_offset, furniture, reading_order
 from .pdf_text import Char, page_chars, page_segments
 from .render import VIEWPORT_WIDTH
 from .sources import Limits, read_head, source_path
@@ -153,6 +153,7 @@ def pdf_zones(pages: list[PageText], source: str,
     for page, is_furniture in zip(pages, furniture(pages)):
         scale = VIEWPORT_WIDTH / page.width
         kept = [seg for seg, drop in zip(page.segments, is_furniture) if not drop]
+        gutter, shift = column_offset(kept)
         for block in blocks(reading_order(kept)):
             chars = [c for seg in block for c in seg.chars]
             sizes: dict[float, int] = {}
@@ -162,9 +163,10 @@ def pdf_zones(pages: list[PageText], source: str,
                 weights[seg.weight] = weights.get(seg.weight, 0) + len(seg.chars)
             x0 = min(s.x0 for s in block)
             y0 = min(s.y0 for s in block)
+            right = gutter is not None and x0 >= gutter - 1
             rows.append({
                 "text": block_text(block),
-                "x": x0 * scale, "y": offset + y0 * scale,
+                "x": x0 * scale, "y": offset + y0 * scale, "column_offset": shift * scale if right else 0.0,
                 "w": (max(s.x1 for s in block) - x0) * scale, "h": (max(s.y1 for s in block) - y0) * scale,
                 "font_size": max(sizes, key=sizes.__getitem__) * scale,
                 "font_weight": max(weights, key=weights.__getitem__),
@@ -173,8 +175,8 @@ def pdf_zones(pages: list[PageText], source: str,
                 "label": label_of(chars) if label_of else None,
             })
         offset += page.height * scale
-    frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "font_size", "font_weight", "italic_chars",
-                                        "sup_chars", "link_chars", "page", "chars", "label"])
+    frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "column_offset", "font_size", "font_weight",
+                                        "italic_chars", "sup_chars", "link_chars", "page", "chars", "label"])
     frame = frame[frame["text"].str.strip().astype(bool)].drop(columns="chars").reset_index(drop=True)
     frame.insert(0, "document", source)
     frame.insert(1, "page", frame.pop("page").astype(int))
