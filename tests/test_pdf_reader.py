@@ -83,7 +83,8 @@ def test_two_columns_are_read_left_then_right_on_every_page(two_column):
 def test_the_right_column_is_offset_by_its_distance_from_the_left_one(two_column, pdfs):
     scale = 1280 / 612
     right = two_column["text"].str.endswith("(right)")
-    assert right.sum() >= 4 and two_column.loc[right, "column_offset"].tolist() == pytest.approx([(330 - 72) * scale] * right.sum())
+    assert right.sum() >= 4
+    assert two_column.loc[right, "column_offset"].tolist() == pytest.approx([(330 - 72) * scale] * right.sum())
     assert two_column.loc[right, "x"].tolist() == pytest.approx([330 * scale] * right.sum())  # the page's geometry kept
     assert (two_column.loc[~right, "column_offset"] == 0).all()  # left column, title, full-width heading, entries
     with PDFiumReader() as reader:

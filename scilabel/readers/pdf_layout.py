@@ -97,8 +97,8 @@ def reading_order(segments: list[Segment]) -> list[Segment]:
 
 def column_offset(segments: list[Segment]) -> tuple[float | None, float]:
     """A page's gutter (None for a page of one column) and how far right of the left column's left edge
-    the right column's starts: 0 for a page of one column, and when the two sides differ in width by more
-    than :data:`COLUMN_WIDTHS` (a side column, a margin note: text set apart, not the article's next column)."""
+    the right column's starts: 0 for a page of one column, and when the narrower side is less than
+    :data:`COLUMN_WIDTHS` of the wider (a side column, margin notes: text set apart, not the article's next column)."""
     gutter = _gutter(segments) if len(segments) >= 2 else None
     if gutter is None:
         return None, 0.0
