@@ -35,6 +35,9 @@ COLUMN_SHARE = 0.15
 #: The narrower of a page's two sides must be this share of the wider at least for the right one to be read as
 #: the article's second column (:func:`column_offset`).
 COLUMN_WIDTHS = 0.75
+#: Points a segment may reach over the gutter and still be of one side (the reading order's sides, the
+#: gutter's search and the right column's offset all use it).
+GUTTER_SLACK = 1.0
 _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
 _DIGITS = re.compile(r"\d+")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
@@ -82,13 +85,13 @@ def reading_order(segments: list[Segment]) -> list[Segment]:
     left: list[Segment] = []
     right: list[Segment] = []
     for seg in sorted(segments, key=lambda s: (s.y0, s.x0)):
-        if seg.x0 < gutter - 1 and seg.x1 > gutter + 1:
+        if seg.x0 < gutter - GUTTER_SLACK and seg.x1 > gutter + GUTTER_SLACK:
             # what the left side holds below the right column's foot opens the full-width part (a heading)
             foot = max((r.y1 for r in right), default=float("inf"))
             below = [s for s in left if s.y0 >= foot]
             ordered += _rows([s for s in left if s.y0 < foot]) + _rows(right) + _rows(below) + [seg]
             left, right = [], []
-        elif seg.x1 <= gutter + 1:
+        elif seg.x1 <= gutter + GUTTER_SLACK:
             left.append(seg)
         else:
             right.append(seg)
@@ -102,8 +105,8 @@ def column_offset(segments: list[Segment]) -> tuple[float | None, float]:
     gutter = _gutter(segments) if len(segments) >= 2 else None
     if gutter is None:
         return None, 0.0
-    left = [s for s in segments if s.x1 <= gutter + 1]
-    right = [s for s in segments if s.x0 >= gutter - 1]
+    left = [s for s in segments if s.x1 <= gutter + GUTTER_SLACK]
+    right = [s for s in segments if s.x0 >= gutter - GUTTER_SLACK]
     if not left or not right:
         return gutter, 0.0
     (left_x0, left_width), (right_x0, right_width) = (
@@ -119,11 +122,12 @@ def _gutter(segments: list[Segment]) -> float | None:
     x1 = np.array([s.x1 for s in segments])
     lo, hi = float(x0.min()), float(x1.max())
     candidates = np.linspace(lo + 0.3 * (hi - lo), lo + 0.7 * (hi - lo), 41)
-    crossing = ((x0[None, :] < candidates[:, None] - 1) & (x1[None, :] > candidates[:, None] + 1)).sum(axis=1)
+    crossing = ((x0[None, :] < candidates[:, None] - GUTTER_SLACK)
+                & (x1[None, :] > candidates[:, None] + GUTTER_SLACK)).sum(axis=1)
     best = candidates[crossing == crossing.min()]
     gutter = float(best[np.argmin(np.abs(best - (lo + hi) / 2))])
-    left = x1 <= gutter + 1
-    right = x0 >= gutter - 1
+    left = x1 <= gutter + GUTTER_SLACK
+    right = x0 >= gutter - GUTTER_SLACK
     y0 = np.array([s.y0 for s in segments])
     y1 = np.array([s.y1 for s in segments])
     beside = (np.minimum(y1[left][:, None], y1[right][None, :]) > np.maximum(y0[left][:, None], y0[right][None, :]))

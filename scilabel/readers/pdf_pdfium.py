@@ -24,7 +24,7 @@ import pandas as pd
 from ..atomic import atomic_path
 from ..metadata import PageMeta
 from .base import Document, PageError
-from .pdf_layout import PageText, block_text, blocks, column_offset, furniture, reading_order
+from .pdf_layout import GUTTER_SLACK, PageText, block_text, blocks, column_offset, furniture, reading_order
 from .pdf_text import Char, page_chars, page_segments
 from .render import VIEWPORT_WIDTH
 from .sources import Limits, read_head, source_path
@@ -163,7 +163,7 @@ def pdf_zones(pages: list[PageText], source: str,
                 weights[seg.weight] = weights.get(seg.weight, 0) + len(seg.chars)
             x0 = min(s.x0 for s in block)
             y0 = min(s.y0 for s in block)
-            right = gutter is not None and x0 >= gutter - 1
+            right = gutter is not None and x0 >= gutter - GUTTER_SLACK
             rows.append({
                 "text": block_text(block),
                 "x": x0 * scale, "y": offset + y0 * scale, "column_offset": shift * scale if right else 0.0,
