@@ -5,9 +5,11 @@ shipped model's settings) is trained on the other publishers' gold pages (and, w
 sample of generated pages). For each held-out publisher, ``--reviewed`` of its pages (a seeded draw)
 stand for a review (their gold labels are what ``scilabel review`` would have saved; drawn among the
 pages whose gold ranges hold the gold text, :func:`faithful_ranges`), the labeller is trained again
-with them added ``--weight`` times (``scilabel train --gold DIR --gold-weight N``), and
-both labellers label the publisher's other pages, scored per field with :mod:`scilabel.page_scores`
-(the measure of ``tools/score_pages.py``).
+with them added ``--weight`` times (``scilabel train --gold DIR --gold-weight N``; the labeller
+remembers the gold pages' layouts, :mod:`scilabel.layout_memory`), and both labellers label the
+publisher's other pages, scored per field with :mod:`scilabel.page_scores` (the measure of
+``tools/score_pages.py``); each also as it labels with nothing remembered (``layout_memory=0``), which
+tells the memory's share of a gain from the retraining's.
 
     python benchmarks/review_finetune.py --gold build/gold --out build/bench/review_finetune.json
     python benchmarks/review_finetune.py --gold build/gold --data build/corpus --generated-pages 300 \\
@@ -20,6 +22,7 @@ per-page scores as JSON with ``--out``.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import logging
 import time
@@ -43,9 +46,9 @@ PUBLISHERS = ("Nature", "Wiley", "Springer")
 FIELDS = ("authors", "affiliations")
 
 
-def fit(template, zones: pd.DataFrame, texts: pd.DataFrame | None):
+def fit(template, zones: pd.DataFrame, texts: pd.DataFrame | None, remembered: list[str]):
     start = time.perf_counter()
-    labeler = clone(template).fit(zones.reset_index(drop=True), collections=texts)
+    labeler = clone(template).fit(zones.reset_index(drop=True), collections=texts, remembered=remembered)
     log.info("trained on %d pages in %.0fs", zones["document"].nunique(), time.perf_counter() - start)
     return labeler
 
@@ -81,7 +84,8 @@ def main() -> None:
         generated = sample_pages(generated[generated["split"] == "train"], args.generated_pages, args.seed)
         base_zones = pd.concat([generated, base_zones], ignore_index=True)
     texts = pd.read_parquet(args.collections) if args.collections else None
-    base = fit(template, base_zones, texts)
+    base_gold = manifest.loc[~held, "document"].tolist()
+    base = fit(template, base_zones, texts, base_gold)
     rng = np.random.default_rng(args.seed)
     report = {"settings": {**{k: str(v) for k, v in vars(args).items()}, "base_pages": int(base_zones["document"].nunique())},
               "publishers": {}}
@@ -93,7 +97,10 @@ def main() -> None:
         labelers = {"before": base}
         for weight in args.weight:
             review_zones = repeat_pages(zones[zones["document"].isin(reviewed)], weight)
-            labelers[f"after, weight {weight}"] = fit(template, pd.concat([base_zones, review_zones], ignore_index=True), texts)
+            labelers[f"after, weight {weight}"] = fit(template, pd.concat([base_zones, review_zones], ignore_index=True),
+                                                      texts, base_gold + reviewed)
+        labelers.update({f"{name}, nothing remembered": copy.copy(labeler).set_params(layout_memory=0.0)
+                         for name, labeler in list(labelers.items())})
         results = score_gold_pages_of(manifest[manifest["document"].isin(scored)], zones, labelers)
         summary = {name: page_scores.aggregate(rows) for name, rows in results.items()}
         report["publishers"][publisher] = {"reviewed": reviewed, "scored": scored, "summary": summary, "pages": results}
@@ -125,12 +132,12 @@ def score_gold_pages_of(manifest: pd.DataFrame, zones: pd.DataFrame, labelers: d
 
 def table(report: dict) -> str:
     """Token F1 (micro over the scored pages) per publisher and field: before, and after each retraining."""
-    lines = [f"{'publisher':12} {'labeller':17} {'reviewed':>8} {'scored':>6} " + "".join(f"{f:>13}" for f in page_scores.SCORED)]
+    lines = [f"{'publisher':12} {'labeller':37} {'reviewed':>8} {'scored':>6} " + "".join(f"{f:>13}" for f in page_scores.SCORED)]
     for publisher, row in report["publishers"].items():
         for name, summary in row["summary"].items():
             cells = [f"{summary[f]['F1_micro']:.3f} ({summary[f]['n_pages']})".rjust(13) if f in summary else f"{'-':>13}"
                      for f in page_scores.SCORED]
-            lines.append(f"{publisher[:12]:12} {name:17} {len(row['reviewed']):8d} {len(row['scored']):6d} " + "".join(cells))
+            lines.append(f"{publisher[:12]:12} {name:37} {len(row['reviewed']):8d} {len(row['scored']):6d} " + "".join(cells))
     return "\n".join(lines)
 
 

@@ -532,6 +532,8 @@ def cmd_gold_cv(args: argparse.Namespace) -> None:
     variants = {"cv, layout only": {"page_metadata": False}} if shipped.page_metadata else {}
     if shipped.printed_once:
         variants["cv, repeats kept"] = {"printed_once": ()}
+    if shipped.layout_memory:
+        variants["cv, nothing remembered"] = {"layout_memory": 0.0}
     if args.ablate_vetoes:
         variants.update(veto_ablation(shipped.vetoes))
     result = cross_validate_gold(gold_dir, args.data, scorer, template=shipped, shipped=shipped,

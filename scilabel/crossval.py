@@ -156,7 +156,7 @@ def cross_validate_gold(gold_dir: Path, train_datasets: list[Path], scorer: Modu
         train = pd.concat([generated, gold_zones[gold_zones["document"].isin(fold.train)]], ignore_index=True)
         train["label"] = train["label"].fillna("other")
         start = time.perf_counter()
-        labeler = clone(template).fit(train, collections=texts)
+        labeler = clone(template).fit(train, collections=texts, remembered=list(fold.train))
         log.info("fold %d/%d: trained on %d pages (%d gold) in %.0fs; scoring %d pages of %s", k, len(folds),
                  train["document"].nunique(), len(fold.train), time.perf_counter() - start, len(fold.test),
                  ", ".join(fold.publishers))

@@ -21,6 +21,7 @@ from .emission import EMISSIONS, Emission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .features.evidence import DECLARED_COLUMN
 from .hmm import TRANSITION_SETTINGS, ArticleHMM
+from .layout_memory import LayoutMemory
 from .lines import line_units, merge_units
 from .metadata_evidence import MetadataEvidence
 from .metrics import words as text_words
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
 #: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
 #: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
-MODEL_FORMAT = 4
+MODEL_FORMAT = 5
 _LABEL_OF_EMISSION_STATE = np.asarray(ARTICLE.label_position)  # the label of each emission column
 
 
@@ -163,6 +164,9 @@ class ZoneLabeler(BaseEstimator):
         pop-up or an author panel) is passed over and the page decoded again without it; so are the
         addresses under a repeated author panel's names and correspondence lines (:data:`OWNED_BY`).
         Decoding only; ``()`` keeps every repeat
+    layout_memory : weight of the remembered pages' labels (``fit``'s ``remembered``) for pages of
+        their template (:class:`~scilabel.layout_memory.LayoutMemory`), a factor of the emission; 0
+        labels every page as if nothing were remembered. It may be set on a fitted labeller
     """
 
     def __init__(self, emission: str | Emission = "nb", sequence: bool = True,
@@ -170,7 +174,7 @@ class ZoneLabeler(BaseEstimator):
                  gap_self_loop: float | None = 0.6, br_self_loop: float | None = 0.4,
                  barh_to_references: float | None = 0.01, affiliations_to_barh: float | None = 0.06,
                  vetoes: tuple[Veto, ...] = DEFAULT_VETOES, page_metadata: bool = True, metadata_floor: float = 0.05,
-                 printed_once: tuple[str, ...] = ("title", "authors")):
+                 printed_once: tuple[str, ...] = ("title", "authors"), layout_memory: float = 1.0):
         self.emission = emission
         self.sequence = sequence
         self.smoothing = smoothing
@@ -184,6 +188,7 @@ class ZoneLabeler(BaseEstimator):
         self.page_metadata = page_metadata
         self.metadata_floor = metadata_floor
         self.printed_once = printed_once
+        self.layout_memory = layout_memory
 
     def _emission_model(self) -> Emission:
         if isinstance(self.emission, str):
@@ -193,9 +198,11 @@ class ZoneLabeler(BaseEstimator):
         return clone(self.emission)
 
     def fit(self, zones: pd.DataFrame, y: list[str] | np.ndarray | None = None,
-            collections: pd.DataFrame | None = None) -> ZoneLabeler:
+            collections: pd.DataFrame | None = None, remembered: list[str] | None = None) -> ZoneLabeler:
         """Fit on labelled zones (``y`` defaults to the frame's ``label`` column); ``collections``
-        (field, text) give either emission its MEDLINE-style word evidence.
+        (field, text) give either emission its MEDLINE-style word evidence; the labels of the pages
+        (``document`` values) in ``remembered`` (reviewed real pages) are also kept by their place in
+        the page's template (:class:`~scilabel.layout_memory.LayoutMemory`, for ``layout_memory``).
 
         A zone labelled ``other`` whose ``unscored`` column names a field (a page whose gold does not
         cover that field) is masked: its gold may be that field, so it is not learned as ``other``.
@@ -210,7 +217,7 @@ class ZoneLabeler(BaseEstimator):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
         pages = _pages(zones)
         emission = self._emission_model()
-        columns = _columns(zones, keep=emission.fit_columns, page_metadata=self.page_metadata)
+        columns = _columns(zones, keep=(*emission.fit_columns, "class_path"), page_metadata=self.page_metadata)
         columns["label"] = labels
         columns["masked"] = _masked(zones, labels)
         _, unit_columns = self._units(columns)
@@ -231,6 +238,7 @@ class ZoneLabeler(BaseEstimator):
         self.metadata_evidence_ = self._fit_metadata_evidence(unit_zones.iloc[kept].reset_index(drop=True),
                                                               np.asarray(unit_labels)[kept])
         self.hmm_ = hmm.fit(sequences)
+        self.layout_memory_ = self._fit_layout_memory(unit_columns, unit_masked, set(remembered or ()))
         self.classes_ = np.array(LABELS, dtype=object)
         self.n_pages_ = len(pages)
         self.versions_ = {"model_format": MODEL_FORMAT, "scilabel": __version__, "scikit-learn": sklearn.__version__}
@@ -242,6 +250,7 @@ class ZoneLabeler(BaseEstimator):
             "collection_texts": int(self.emission_.n_collection_texts_),
             "dropped_transitions": int(self.hmm_.n_dropped_transitions_),
             "units_with_declared_metadata": self.metadata_evidence_.n_rows_ if self.metadata_evidence_ else 0,
+            "remembered_pages": self.layout_memory_.n_pages_,
         }
         return self
 
@@ -253,6 +262,13 @@ class ZoneLabeler(BaseEstimator):
             return None
         declares = arrays.declares
         return MetadataEvidence(floor=self.metadata_floor).fit(arrays.evidence[declares], labels[declares])
+
+    @staticmethod
+    def _fit_layout_memory(units: dict[str, np.ndarray], masked: np.ndarray, remembered: set[str]) -> LayoutMemory:
+        """The memory of the ``remembered`` pages' unit labels (masked units left out)."""
+        kept = ~masked & np.fromiter((d in remembered for d in units["document"]), dtype=bool, count=len(masked))
+        paths = units["class_path"][kept] if "class_path" in units else [""] * int(kept.sum())
+        return LayoutMemory().fit(paths, units["label"][kept], units["document"][kept])
 
     def _units(self, zones: Zones) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Labelling unit of every row, and the units' columns (pages contiguous, in order)."""
@@ -269,15 +285,22 @@ class ZoneLabeler(BaseEstimator):
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
         the states the vetoes rule out barred); which units the path passes over (the vetoes of that
         kind); and the units' texts."""
-        columns = _columns(zones, page_metadata=self.page_metadata)
+        columns = _columns(zones, keep=("class_path",), page_metadata=self.page_metadata)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
         log_emission = self.emission_.log_likelihood(arrays)
         if self.page_metadata and self.metadata_evidence_ is not None and arrays.declares.any():
             log_emission = log_emission + self.metadata_evidence_.log_ratio(arrays.evidence, arrays.declares)[
                 :, _LABEL_OF_EMISSION_STATE]
+        page_units = [units[rows] for rows in _pages(columns)]
+        if self.layout_memory and self.layout_memory_.n_pages_ and "class_path" in unit_zones:
+            paths = unit_zones["class_path"]
+            for page in page_units:
+                first, last = page.min(), page.max() + 1
+                log_emission[first:last] += self.layout_memory * self.layout_memory_.log_ratio(
+                    paths[first:last])[:, _LABEL_OF_EMISSION_STATE]
         over = apply_vetoes(self.vetoes, log_emission, arrays)
-        return [units[rows] for rows in _pages(columns)], log_emission, over, arrays.texts
+        return page_units, log_emission, over, arrays.texts
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""

@@ -38,7 +38,7 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     ``random_state`` seeds an emission that has one (the SVM's training sample and solver; the Naive
     Bayes fit has no randomness): refits with several seeds tell a real difference from noise. Every page
     of the ``gold`` datasets (reviewed real pages) is trained on too, whatever its split, ``gold_weight``
-    times (:func:`repeat_pages`). The generated corpus's real-platform families are trained on only with
+    times (:func:`repeat_pages`), and remembered by its layout (``ZoneLabeler.fit``'s ``remembered``). The generated corpus's real-platform families are trained on only with
     ``platforms`` (:func:`~scilabel.corpus.dataset.labelling_pages`)."""
     if emission not in EMISSIONS:
         raise ValueError(f"unknown emission {emission!r} (one of {', '.join(EMISSIONS)})")
@@ -47,8 +47,11 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     for folder in datasets:
         ensure_rendered(folder, workers)
     zones = labelling_pages(load_zones(datasets), split, platforms)
+    remembered: list[str] = []
     if gold:
-        zones = pd.concat([zones, repeat_pages(load_zones(gold), gold_weight)], ignore_index=True)
+        gold_zones = load_zones(gold)
+        remembered = gold_zones["document"].unique().tolist()
+        zones = pd.concat([zones, repeat_pages(gold_zones, gold_weight)], ignore_index=True)
     zones = zones.reset_index(drop=True)
     if zones.empty:
         left_out = "" if platforms else " (real-platform families are left out without --platforms)"
@@ -58,7 +61,8 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     if texts is None:
         log.warning("no field collections given: %s learns words from page zones only", estimator.__name__)
     start = time.perf_counter()
-    labeler = ZoneLabeler(emission=estimator(**seeded), topology=topology, **hmm).fit(zones, collections=texts)
+    labeler = ZoneLabeler(emission=estimator(**seeded), topology=topology, **hmm)
+    labeler.fit(zones, collections=texts, remembered=remembered)
     seconds = time.perf_counter() - start
     card = {
         "name": Path(out).stem,

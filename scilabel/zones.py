@@ -12,6 +12,7 @@ here into the zone's gold fields and go no further.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+import re
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -28,6 +29,7 @@ INLINE_DISPLAYS = frozenset(
 #: their own display ("block math" for every token of an inline formula), and break no line.
 MATH_DISPLAYS = frozenset({"math", "block math", "inline math"})
 LABEL_ATTR = "data-scilabel"
+_DIGITS = re.compile(r"[0-9]+")
 
 
 @dataclass
@@ -40,6 +42,7 @@ class Zone:
     font_weight: int  #: dominant font weight
     tag_path: str  #: tags from the root to the zone's container, e.g. "html/body/div/p"
     node_path: str  #: DOM indices of the same elements, e.g. "0/2/9/40": which boxes two zones share
+    class_path: str  #: the same elements with their classes and id, numbers blanked (:func:`_step`)
     dom_index: int  #: DOM-order index of the zone's first text node
     link_chars: int = 0  #: characters inside links
     sup_chars: int = 0  #: characters inside superscripts
@@ -66,7 +69,7 @@ class _Walk:
         self.in_sup = [False] * n
         self.annotated = False
         self.cited = False  #: whether any element names cited references (``data-scilabel-cite``)
-        self.ancestry: dict[int, tuple[str, str]] = {}  #: :func:`_ancestry` of each element met
+        self.ancestry: dict[int, tuple[str, str, str]] = {}  #: :func:`_ancestry` of each element met
         for node in nodes:
             i, p = node.index, node.parent
             if p >= 0:
@@ -178,7 +181,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
     first = texts[0]
     lead = _lead_run(nodes, texts, text)
     container = _common_ancestor(nodes, facts.depth, [nodes[i].parent for i in texts])
-    tag_path, node_path = _ancestry(nodes, container, facts.ancestry)
+    tag_path, node_path, class_path = _ancestry(nodes, container, facts.ancestry)
     return Zone(
         text=text,
         bbox=(x0, y0, x1 - x0, y1 - y0),
@@ -186,6 +189,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         font_weight=max(weights, key=weights.__getitem__),
         tag_path=tag_path,
         node_path=node_path,
+        class_path=class_path,
         dom_index=first,
         link_chars=link,
         sup_chars=sup,
@@ -265,18 +269,35 @@ def _common_ancestor(nodes: list[Node], depth: list[int], indices: list[int]) ->
     return lca
 
 
-def _ancestry(nodes: list[Node], index: int, known: dict[int, tuple[str, str]]) -> tuple[str, str]:
-    """The tags and the DOM indices of the elements from the root to ``index``: ``tag_path``, ``node_path``
-    (``known`` holds those already built, of any element, and gains each one built here)."""
+def _ancestry(nodes: list[Node], index: int, known: dict[int, tuple[str, str, str]]) -> tuple[str, str, str]:
+    """The tags, the DOM indices and the :func:`_step` of the elements from the root to ``index``:
+    ``tag_path``, ``node_path``, ``class_path`` (``known`` holds those already built, of any element,
+    and gains each one built here)."""
     chain = []
     while index >= 0 and index not in known:
         chain.append(index)
         index = nodes[index].parent
-    tags, path = known[index] if index >= 0 else ("", "")
+    tags, path, classes = known[index] if index >= 0 else ("", "", "")
     for i in reversed(chain):
-        tags, path = (f"{tags}/{nodes[i].tag}", f"{path}/{i}") if path else (nodes[i].tag, str(i))
-        known[i] = (tags, path)
-    return tags, path
+        step = _step(nodes[i])
+        tags, path, classes = ((f"{tags}/{nodes[i].tag}", f"{path}/{i}", f"{classes}/{step}") if path
+                               else (nodes[i].tag, str(i), step))
+        known[i] = (tags, path, classes)
+    return tags, path, classes
+
+
+#: Classes of an element kept in its :func:`_step` (a page's class lists can be long).
+STEP_CLASSES = 3
+
+
+def _step(node: Node) -> str:
+    """An element as a template names it: tag, its first :data:`STEP_CLASSES` classes and its id
+    (``li.c-author#author-0``), the classes and id lower-cased with each run of digits written 0, so
+    that numbered items of one template read alike."""
+    classes = node.attrs.get("class", "").split()[:STEP_CLASSES]
+    ident = node.attrs.get("id", "").strip()
+    named = "".join(f".{c}" for c in classes) + (f"#{ident}" if ident else "")
+    return node.tag + _DIGITS.sub("0", named.lower().replace("/", "_"))
 
 
 def _cited_ids(nodes: list[Node], run: list[int]) -> tuple[str, ...]:

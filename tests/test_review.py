@@ -14,6 +14,7 @@ import pytest
 from scilabel.cli import main
 from scilabel.corpus.gold import zone_records
 from scilabel.labeler import ZoneLabeler
+from scilabel.persistence import load_model
 from scilabel.readers.render import find_chromium
 from scilabel.review import Review, ReviewServer, gold_path
 from scilabel.review.server import is_loopback
@@ -317,3 +318,5 @@ def test_reviewed_gold_trains_and_evaluates(app, labeler, scorer, tmp_path, monk
                  "--out", str(trained)]) == 0
     card = json.loads(capsys.readouterr().out)
     assert card["trained_on"]["pages"] == 3 and card["trained_on"]["gold_weight"] == 3
+    assert zones["class_path"].astype(bool).all()  # each zone's place in its template ...
+    assert load_model(trained).training_summary_["remembered_pages"] == 1  # ... kept for the reviewed page alone

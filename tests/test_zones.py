@@ -178,3 +178,18 @@ def test_tag_and_node_paths_name_the_same_boxes(renderer):
     items = [z.node_path.split("/") for z in zones[:4]]
     assert items[0][:-1] == items[1][:-1] and items[2][:-1] == items[3][:-1] and items[0][:-2] == items[2][:-2]
     assert items[0][-2] != items[2][-2] and zones[4].tag_path.endswith("main/p")
+
+
+def test_class_path_names_each_box_by_tag_classes_and_id_with_numbers_blanked(renderer):
+    """class_path has one step per tag_path step: the tag, its first three classes and its id,
+    lower-cased, each run of digits in them written 0, so that numbered items of one template read
+    alike; the tag keeps its digits."""
+    page = renderer.render('<h2 class="H2">Methods</h2><main id="Main"><ol class="c-list refs x y extra"><li id="ref-12" class="Item">'
+                           'P. Aaron. A title.</li><li id="ref-3" class="Item">Q. Bell. Another.</li></ol></main>')
+    zones = collect_zones(page)
+    assert len(zones) == 3
+    for zone in zones:
+        assert len(zone.class_path.split("/")) == len(zone.tag_path.split("/"))
+    assert zones[0].class_path.endswith("/h2.h0")
+    assert zones[1].class_path.endswith("/main#main/ol.c-list.refs.x/li.item#ref-0")
+    assert zones[1].class_path == zones[2].class_path

@@ -9,8 +9,9 @@ has one row per zone in reading order with
 - ``page``: the 1-based page number within the document (always 1 for a web page; a PDF's pages are
   stacked top to bottom, each scaled to the 1280 px width);
 - ``text``, ``x``, ``y``, ``w``, ``h`` (CSS px at a 1280 px viewport), ``font_size``, ``font_weight``,
-  ``italic_chars``, ``sup_chars``, ``link_chars``, ``tag_path`` and ``node_path`` (the tags and the DOM indices of the
-  elements from the root to the zone's container; HTML only, else empty), ``lead_chars`` (the length of
+  ``italic_chars``, ``sup_chars``, ``link_chars``, ``tag_path``, ``node_path`` and ``class_path`` (the tags, the DOM
+  indices and the tags with classes and id of the elements from the root to the zone's container; HTML
+  only, else empty), ``lead_chars`` (the length of
   the text's opening run set bolder or in another slant than its end, a run-in title; HTML only, else
   0), ``dom_index``,
   ``page_width``, ``page_height``;

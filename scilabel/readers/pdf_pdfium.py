@@ -180,7 +180,7 @@ def pdf_zones(pages: list[PageText], source: str,
     frame = frame[frame["text"].str.strip().astype(bool)].drop(columns="chars").reset_index(drop=True)
     frame.insert(0, "document", source)
     frame.insert(1, "page", frame.pop("page").astype(int))
-    frame["tag_path"] = frame["node_path"] = ""
+    frame["tag_path"] = frame["node_path"] = frame["class_path"] = ""
     frame["lead_chars"] = 0  # run-in titles are read from HTML only
     frame["dom_index"] = np.arange(len(frame))
     for column, value in _GOLD.items():
