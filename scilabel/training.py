@@ -38,8 +38,9 @@ def train_labeler(datasets: list[Path], emission: str, out: Path, collections: P
     ``random_state`` seeds an emission that has one (the SVM's training sample and solver; the Naive
     Bayes fit has no randomness): refits with several seeds tell a real difference from noise. Every page
     of the ``gold`` datasets (reviewed real pages) is trained on too, whatever its split, ``gold_weight``
-    times (:func:`repeat_pages`), and remembered by its layout (``ZoneLabeler.fit``'s ``remembered``). The generated corpus's real-platform families are trained on only with
-    ``platforms`` (:func:`~scilabel.corpus.dataset.labelling_pages`)."""
+    times (:func:`repeat_pages`), and remembered by its layout (``ZoneLabeler.fit``'s ``remembered``).
+    The generated corpus's real-platform families are trained on only with ``platforms``
+    (:func:`~scilabel.corpus.dataset.labelling_pages`)."""
     if emission not in EMISSIONS:
         raise ValueError(f"unknown emission {emission!r} (one of {', '.join(EMISSIONS)})")
     estimator = EMISSIONS[emission].estimator

@@ -11,8 +11,8 @@ here into the zone's gold fields and go no further.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 import re
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -29,6 +29,8 @@ INLINE_DISPLAYS = frozenset(
 #: their own display ("block math" for every token of an inline formula), and break no line.
 MATH_DISPLAYS = frozenset({"math", "block math", "inline math"})
 LABEL_ATTR = "data-scilabel"
+#: Classes of an element kept in its :func:`_step` (a page's class lists can be long).
+STEP_CLASSES = 3
 _DIGITS = re.compile(r"[0-9]+")
 
 
@@ -284,10 +286,6 @@ def _ancestry(nodes: list[Node], index: int, known: dict[int, tuple[str, str, st
                                else (nodes[i].tag, str(i), step))
         known[i] = (tags, path, classes)
     return tags, path, classes
-
-
-#: Classes of an element kept in its :func:`_step` (a page's class lists can be long).
-STEP_CLASSES = 3
 
 
 def _step(node: Node) -> str:
