@@ -15,7 +15,8 @@ FONTS = {"R": "Helvetica", "B": "Helvetica-Bold", "I": "Helvetica-Oblique"}
 
 @dataclass(frozen=True)
 class Run:
-    """A run of text: left edge and baseline (points from the top-left), size, face, rise (superscripts)."""
+    """A run of text: left edge and baseline (points from the top-left), size, face, rise (superscripts),
+    and extra space after every character (letter-spaced type)."""
 
     x: float
     y: float
@@ -23,6 +24,7 @@ class Run:
     size: float = 10.0
     face: str = "R"
     rise: float = 0.0
+    spacing: float = 0.0
 
 
 def _escape(text: str) -> str:
@@ -48,8 +50,8 @@ def make_pdf(path: Path, pages: list[list[Run]], width: float = 612, height: flo
     for runs in pages:
         ops = ["0 0 0.8 rg 100 100 200 150 re f 0 g"] if shapes else []
         for run in runs:
-            ops.append(f"BT /{run.face} {run.size:g} Tf {run.rise:g} Ts 1 0 0 1 {run.x:g} {height - run.y:g} Tm "
-                       f"({_escape(run.text)}) Tj ET")
+            ops.append(f"BT /{run.face} {run.size:g} Tf {run.rise:g} Ts {run.spacing:g} Tc "
+                       f"1 0 0 1 {run.x:g} {height - run.y:g} Tm ({_escape(run.text)}) Tj ET")
         stream = "\n".join(ops).encode("latin-1")
         content = add(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
         kids.append(add(f"<< /Type /Page /Parent {pages_number} 0 R /MediaBox [0 0 {width:g} {height:g}] "

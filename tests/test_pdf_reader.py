@@ -11,7 +11,7 @@ from PIL import Image
 
 from scilabel.cli import main
 from scilabel.readers import PageError, PDFiumReader, SourceReader
-from scilabel.readers.pdf_layout import column_offset
+from scilabel.readers.pdf_layout import bands, column_offset, reading_order
 from scilabel.readers.pdf_text import Segment
 from scilabel.readers.sources import Limits
 from scilabel.zones import Zone
@@ -100,6 +100,51 @@ def test_a_narrow_side_column_is_no_second_column():
     gutter, offset = column_offset(lines(72, 380) + lines(410, 540))  # a side column of links, 130 wide against 308
     assert gutter is not None and offset == 0
     assert column_offset(lines(72, 540)) == (None, 0.0)
+
+
+def page_order(segments: list[Segment]) -> list[str]:
+    """The texts of a page's segments in the order the reader reads them (band by band)."""
+    return [seg.text for band in bands(segments) for seg in reading_order(band)]
+
+
+def block(x0: float, x1: float, y0: float, n: int, text: str) -> list[Segment]:
+    return [Segment(text=f"{text} {i}", x0=x0, x1=x1, y0=y0 + 12 * i, y1=y0 + 12 * i + 10, size=10) for i in range(n)]
+
+
+def test_a_header_band_and_the_body_below_find_their_own_columns():
+    # a narrow "article info" box beside a wide abstract, then 40 points of white, then the body's two columns
+    page = (block(72, 180, 100, 6, "info") + block(220, 540, 100, 8, "abstract")
+            + block(72, 300, 236, 10, "left") + block(330, 540, 236, 10, "right"))
+    order = page_order(page)
+    assert [t.split()[0] for t in order] == ["info"] * 6 + ["abstract"] * 8 + ["left"] * 10 + ["right"] * 10
+    assert order[:2] == ["info 0", "info 1"] and order[-1] == "right 9"
+
+
+def test_columns_within_a_column_are_read_as_columns():
+    # a margin column beside a wide one whose reference list is set in two columns
+    page = (block(40, 150, 100, 6, "margin") + block(200, 560, 100, 10, "text")
+            + block(200, 370, 224, 8, "refs-left") + block(390, 560, 224, 8, "refs-right"))
+    order = page_order(page)
+    assert [t.split()[0] for t in order] == ["margin"] * 6 + ["text"] * 10 + ["refs-left"] * 8 + ["refs-right"] * 8
+
+
+def test_a_band_needs_a_strip_of_white_across_the_whole_page():
+    columns = block(72, 300, 100, 10, "left") + block(330, 540, 140, 10, "right")  # the right column starts lower
+    assert len(bands(columns)) == 1
+    assert len(bands(block(72, 540, 100, 3, "a") + block(72, 540, 150, 3, "b"))) == 1  # 16 points of white
+    assert len(bands(block(72, 540, 100, 3, "a") + block(72, 540, 160, 3, "b"))) == 2  # 26: over two body sizes
+
+
+def test_letter_spaced_words_are_read_as_words(tmp_path):
+    pdf = make_pdf(tmp_path / "spaced.pdf", [[
+        Run(72, 100, "article info", 9, spacing=3), Run(300, 100, "abstract", 9, spacing=3),
+        Run(300, 120, "Short words in a normal line of type.", 9),
+        Run(72, 140, "Contents" + "." * 40 + "7", 9, spacing=2)]])
+    with PDFiumReader() as reader:
+        texts = reader.read(pdf).zones["text"].tolist()
+    assert "article info" in texts and "abstract" in texts
+    assert "Short words in a normal line of type." in texts
+    assert any(t.startswith("C o n t e n t s .") for t in texts)  # dots are no letters: left as drawn
 
 
 def test_lines_of_a_paragraph_make_one_zone_and_each_reference_its_own(two_column, pdfs):

@@ -3,14 +3,20 @@
 - **Furniture**: running heads and footers (a segment in the top or bottom :data:`MARGIN` of its page
   whose text, digits aside, comes back in the margins of another page) and page numbers are left out:
   they are not part of the article, and a running head would break a reference list in two.
-- **Reading order**: a page's *gutter* is the vertical line, in the middle half of its text, that the
+- **Bands**: an empty strip across the whole page, :data:`BAND_GAP_EM` sizes of body type high at least,
+  cuts the page into bands read one after the other (a first page's header block over its body, a
+  full-width figure between two parts of the columns); each band finds its own columns.
+- **Reading order**: a band's *gutter* is the vertical line, in the middle 40 % of its width, that the
   fewest segments cross; when at least :data:`COLUMN_SHARE` of the segments on either side of it (and
-  three at least) have a segment of the other side beside them, the page is set in two columns. Segments crossing the gutter (a title, a full-width
-  abstract, a wide figure caption) cut the page into bands; within a band the left column is read before
-  the right, and what the left side holds below the right column's foot before the next full-width
-  segment (a short heading such as "References") after both. A page of one column is read row by row.
-  A zone of the right column is set :func:`column_offset` to the right of the left one: the features
-  read its place within its column (on a web page, text that far right is a sidebar's).
+  three at least) have a segment of the other side beside them, the band is set in two columns.
+  Segments crossing the gutter (a title, a full-width abstract, a wide figure caption) cut it into
+  parts; within a part the left column is read before the right, and what the left side holds below
+  the right column's foot before the next full-width segment (a short heading such as "References")
+  after both. Each column is read the same way again, bands and columns, down to :data:`COLUMN_DEPTH`
+  levels (a reference list in two columns within the wide column of a page with a margin column). A
+  band of one column is read row by row. A zone of the right column is set :func:`column_offset` to the
+  right of the left one: the features read its place within its column (on a web page, text that far
+  right is a sidebar's).
 - **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
   of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
   line before is not short (a paragraph's end), unless both are centred (a title over two lines); a
@@ -29,6 +35,12 @@ from .pdf_text import SOFT_HYPHEN, Segment
 
 #: Share of the page height at the top and at the bottom where running heads, footers and page numbers sit.
 MARGIN = 0.09
+#: Height of an empty strip across the page, in the page's body type size (the median segment's), that cuts
+#: the page into bands (:func:`bands`).
+BAND_GAP_EM = 2.0
+#: Levels of columns within columns the reading order looks for (a page's two columns, a reference list
+#: set in two columns within the wide one of a page with a margin column).
+COLUMN_DEPTH = 2
 #: Share of a page's column segments (those on one side of the gutter) that must have a segment of the
 #: other column beside them for the page to be read as two columns.
 COLUMN_SHARE = 0.15
@@ -74,13 +86,36 @@ def furniture(pages: list[PageText]) -> list[np.ndarray]:
             for page_keys, page in zip(keys, pages)]
 
 
-def reading_order(segments: list[Segment]) -> list[Segment]:
-    """A page's segments in reading order (see the module docstring)."""
+def bands(segments: list[Segment]) -> list[list[Segment]]:
+    """A page's segments cut into bands, top to bottom, at every empty strip across the page at least
+    :data:`BAND_GAP_EM` body-type sizes high."""
+    if not segments:
+        return []
+    gap = BAND_GAP_EM * float(np.median([s.size for s in segments]))
+    out: list[list[Segment]] = []
+    bottom = -float("inf")
+    for seg in sorted(segments, key=lambda s: (s.y0, s.x0)):
+        if not out or seg.y0 - bottom >= gap:
+            out.append([])
+        out[-1].append(seg)
+        bottom = max(bottom, seg.y1)
+    return out
+
+
+def reading_order(segments: list[Segment], depth: int = COLUMN_DEPTH) -> list[Segment]:
+    """A band's segments in reading order (see the module docstring); each column is read the same way
+    again, down to ``depth`` levels of columns within columns."""
     if len(segments) < 2:
         return list(segments)
     gutter = _gutter(segments)
     if gutter is None:
         return _rows(segments)
+
+    def read(side: list[Segment]) -> list[Segment]:
+        if depth <= 1:
+            return _rows(side)
+        return [seg for band in bands(side) for seg in reading_order(band, depth - 1)]
+
     ordered: list[Segment] = []
     left: list[Segment] = []
     right: list[Segment] = []
@@ -89,13 +124,13 @@ def reading_order(segments: list[Segment]) -> list[Segment]:
             # what the left side holds below the right column's foot opens the full-width part (a heading)
             foot = max((r.y1 for r in right), default=float("inf"))
             below = [s for s in left if s.y0 >= foot]
-            ordered += _rows([s for s in left if s.y0 < foot]) + _rows(right) + _rows(below) + [seg]
+            ordered += read([s for s in left if s.y0 < foot]) + read(right) + _rows(below) + [seg]
             left, right = [], []
         elif seg.x1 <= gutter + GUTTER_SLACK:
             left.append(seg)
         else:
             right.append(seg)
-    return ordered + _rows(left) + _rows(right)
+    return ordered + read(left) + read(right)
 
 
 def column_offset(segments: list[Segment]) -> tuple[float | None, float]:

@@ -24,8 +24,8 @@ import pandas as pd
 from ..atomic import atomic_path
 from ..metadata import PageMeta
 from .base import Document, PageError
-from .pdf_layout import GUTTER_SLACK, PageText, block_text, blocks, column_offset, furniture, reading_order
-from .pdf_text import Char, page_chars, page_segments
+from .pdf_layout import GUTTER_SLACK, PageText, bands, block_text, blocks, column_offset, furniture, reading_order
+from .pdf_text import Char, Segment, page_chars, page_segments
 from .render import VIEWPORT_WIDTH
 from .sources import Limits, read_head, source_path
 
@@ -153,27 +153,11 @@ def pdf_zones(pages: list[PageText], source: str,
     for page, is_furniture in zip(pages, furniture(pages)):
         scale = VIEWPORT_WIDTH / page.width
         kept = [seg for seg, drop in zip(page.segments, is_furniture) if not drop]
-        gutter, shift = column_offset(kept)
-        for block in blocks(reading_order(kept)):
-            chars = [c for seg in block for c in seg.chars]
-            sizes: dict[float, int] = {}
-            weights: dict[int, int] = {}
-            for seg in block:
-                sizes[seg.size] = sizes.get(seg.size, 0) + len(seg.chars)
-                weights[seg.weight] = weights.get(seg.weight, 0) + len(seg.chars)
-            x0 = min(s.x0 for s in block)
-            y0 = min(s.y0 for s in block)
-            right = gutter is not None and x0 >= gutter - GUTTER_SLACK
-            rows.append({
-                "text": block_text(block),
-                "x": x0 * scale, "y": offset + y0 * scale, "column_offset": shift * scale if right else 0.0,
-                "w": (max(s.x1 for s in block) - x0) * scale, "h": (max(s.y1 for s in block) - y0) * scale,
-                "font_size": max(sizes, key=sizes.__getitem__) * scale,
-                "font_weight": max(weights, key=weights.__getitem__),
-                "italic_chars": sum(s.italic_chars for s in block), "sup_chars": sum(s.sup_chars for s in block),
-                "link_chars": 0, "page": page.number, "chars": len(chars),
-                "label": label_of(chars) if label_of else None,
-            })
+        for band in bands(kept):
+            gutter, shift = column_offset(band)
+            for block in blocks(reading_order(band)):
+                right = gutter is not None and min(s.x0 for s in block) >= gutter - GUTTER_SLACK
+                rows.append(_zone_row(block, page.number, scale, offset, shift if right else 0.0, label_of))
         offset += page.height * scale
     frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "column_offset", "font_size", "font_weight",
                                         "italic_chars", "sup_chars", "link_chars", "page", "chars", "label"])
@@ -189,6 +173,29 @@ def pdf_zones(pages: list[PageText], source: str,
     frame["page_width"] = float(VIEWPORT_WIDTH)
     frame["page_height"] = offset
     return frame
+
+
+def _zone_row(block: list[Segment], page: int, scale: float, offset: float, shift: float,
+              label_of: Callable[[list[Char]], str] | None) -> dict:
+    """One block's row of the zones frame: text, box at the viewport's scale, its column's offset, type."""
+    chars = [c for seg in block for c in seg.chars]
+    sizes: dict[float, int] = {}
+    weights: dict[int, int] = {}
+    for seg in block:
+        sizes[seg.size] = sizes.get(seg.size, 0) + len(seg.chars)
+        weights[seg.weight] = weights.get(seg.weight, 0) + len(seg.chars)
+    x0 = min(s.x0 for s in block)
+    y0 = min(s.y0 for s in block)
+    return {
+        "text": block_text(block),
+        "x": x0 * scale, "y": offset + y0 * scale, "column_offset": shift * scale,
+        "w": (max(s.x1 for s in block) - x0) * scale, "h": (max(s.y1 for s in block) - y0) * scale,
+        "font_size": max(sizes, key=sizes.__getitem__) * scale,
+        "font_weight": max(weights, key=weights.__getitem__),
+        "italic_chars": sum(s.italic_chars for s in block), "sup_chars": sum(s.sup_chars for s in block),
+        "link_chars": 0, "page": page, "chars": len(chars),
+        "label": label_of(chars) if label_of else None,
+    }
 
 
 def _save_pages(pdf, target: Path, widths: list[float]) -> Path:

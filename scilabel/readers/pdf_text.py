@@ -4,7 +4,8 @@
 characters of one line share a height), font size, weight and style; :func:`page_segments` groups them
 into *segments*: runs of one visual line, in the order the page draws them, cut where a gap wider than
 :data:`SEGMENT_GAP_EM` font sizes opens (a column gutter, a table's cells), with superscripts (smaller and
-raised characters) counted and set off by a space from the word they mark ("Smith¹" -> "Smith 1").
+raised characters) counted and set off by a space from the word they mark ("Smith¹" -> "Smith 1"), and
+the words of a letter-spaced line ("a b s t r a c t") found by its wider gaps ("abstract").
 Coordinates are PDF points from the page's top-left corner. Rotated text (a margin stamp) is left out.
 """
 from __future__ import annotations
@@ -21,6 +22,9 @@ import pypdfium2.raw as pdfium_c
 SEGMENT_GAP_EM = 1.2
 #: A gap wider than this many font sizes between two characters is a word space.
 WORD_GAP_EM = 0.18
+#: A line of at least this many letters or digits with a space between every two is letter-spaced ("a b s t r a c t"):
+#: its words are found by the gaps wider than its usual one.
+LETTER_SPACED_MIN = 4
 #: A character this much smaller than its line's type, and raised, is a superscript.
 SUP_SIZE_RATIO = 0.85
 #: Font-name parts that mean a bold face, with the weight they stand for.
@@ -264,15 +268,16 @@ def _segment(chars: list[Char]) -> Segment:
     body = [c for c in chars if c.font.size == size]
     base = max(c.y1 for c in body)  # the bottom of the line's own type
     sup = [c.font.size < SUP_SIZE_RATIO * size and c.y1 < base - 0.15 * size for c in chars]
+    spaces = [False] + [
+        c.space_before or c.x0 - prev.x1 > WORD_GAP_EM * max(prev.font.size, c.font.size, 1.0)
+        or (sup[i] != sup[i - 1] and prev.text[-1:].isalnum() and c.text[:1].isalnum())
+        for i, (prev, c) in enumerate(zip(chars, chars[1:]), start=1)]
+    if len(chars) >= LETTER_SPACED_MIN and all(spaces[1:]) and all(c.text.isalnum() for c in chars):
+        spaces = _letter_spaced_words(chars)
     pieces: list[str] = []
-    for i, c in enumerate(chars):
-        if i:
-            prev = chars[i - 1]
-            em = max(prev.font.size, c.font.size, 1.0)
-            gap = c.x0 - prev.x1
-            boundary = sup[i] != sup[i - 1] and prev.text[-1:].isalnum() and c.text[:1].isalnum()
-            if (c.space_before or gap > WORD_GAP_EM * em or boundary) and not pieces[-1].endswith(" "):
-                pieces.append(" ")
+    for c, space in zip(chars, spaces):
+        if space and not pieces[-1].endswith(" "):
+            pieces.append(" ")
         pieces.append(c.text)
     text = " ".join("".join(pieces).split())
     return Segment(
@@ -281,3 +286,12 @@ def _segment(chars: list[Char]) -> Segment:
         y1=max(c.y1 for c in body), size=size, weight=max(weights, key=weights.__getitem__),
         italic_chars=sum(c.font.italic for c in chars), sup_chars=sum(sup),
     )
+
+
+def _letter_spaced_words(chars: list[Char]) -> list[bool]:
+    """Word spaces of a letter-spaced line ("a b s t r a c t"): where the gap between two characters
+    exceeds the line's usual letter gap by :data:`WORD_GAP_EM` of the type size."""
+    gaps = [c.x0 - prev.x1 for prev, c in zip(chars, chars[1:])]
+    usual = sorted(gaps)[len(gaps) // 2]
+    return [False] + [gap - usual > WORD_GAP_EM * max(prev.font.size, c.font.size, 1.0)
+                      for gap, prev, c in zip(gaps, chars, chars[1:])]
