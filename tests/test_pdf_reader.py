@@ -11,7 +11,7 @@ from PIL import Image
 
 from scilabel.cli import main
 from scilabel.readers import PageError, PDFiumReader, SourceReader
-from scilabel.readers.pdf_layout import bands, column_offset, reading_order
+from scilabel.readers.pdf_layout import PageText, bands, column_offset, furniture, reading_order
 from scilabel.readers.pdf_text import Segment
 from scilabel.readers.sources import Limits
 from scilabel.zones import Zone
@@ -68,6 +68,17 @@ def test_running_heads_and_page_numbers_are_left_out(two_column):
     texts = " ".join(two_column["text"])
     assert "Journal of Layout Tests" not in texts
     assert not two_column["text"].isin(["101", "102"]).any()
+
+
+def test_a_text_at_one_place_on_three_pages_is_furniture_wherever_it_sits():
+    def page(number: int, logo_y: float) -> PageText:
+        logo = Segment(text="AMAZONICA", x0=60, x1=164, y0=logo_y, y1=logo_y + 20, size=17)  # under the top margin
+        body = block(72, 540, 300, 3, f"the {('first', 'second', 'third')[number - 1]} page's line")
+        return PageText(number, 612, 792, [logo, *body])
+
+    assert [mask.tolist() for mask in furniture([page(n, 55) for n in (1, 2, 3)])] == [[True, False, False, False]] * 3
+    assert not any(mask[0] for mask in furniture([page(1, 55), page(2, 55)]))  # two pages: could be chance
+    assert not any(mask[0] for mask in furniture([page(1, 55), page(2, 120), page(3, 300)]))  # one text, three places
 
 
 def test_two_columns_are_read_left_then_right_on_every_page(two_column):

@@ -1,8 +1,9 @@
 """From a PDF's segments (:mod:`.pdf_text`) to zones in reading order: page furniture, columns, blocks.
 
 - **Furniture**: running heads and footers (a segment in the top or bottom :data:`MARGIN` of its page
-  whose text, digits aside, comes back in the margins of another page) and page numbers are left out:
-  they are not part of the article, and a running head would break a reference list in two.
+  whose text, digits aside, comes back in the margins of another page), page numbers, and any text
+  drawn at one place on :data:`FURNITURE_PAGES` pages are left out: they are not part of the article,
+  and a running head would break a reference list in two.
 - **Bands**: an empty strip across the whole page, :data:`BAND_GAP_EM` sizes of body type high at least,
   cuts the page into bands read one after the other (a first page's header block over its body, a
   full-width figure between two parts of the columns); each band finds its own columns.
@@ -35,6 +36,10 @@ from .pdf_text import SOFT_HYPHEN, Segment
 
 #: Share of the page height at the top and at the bottom where running heads, footers and page numbers sit.
 MARGIN = 0.09
+#: A text drawn at one place (within :data:`PLACE_SLACK` points) on this many pages is furniture wherever it
+#: sits (a journal's logo lettering, a side stamp).
+FURNITURE_PAGES = 3
+PLACE_SLACK = 2.0
 #: Height of an empty strip across the page, in the page's body type size (the median segment's), that cuts
 #: the page into bands (:func:`bands`).
 BAND_GAP_EM = 2.0
@@ -70,20 +75,28 @@ class PageText:
 
 def furniture(pages: list[PageText]) -> list[np.ndarray]:
     """For each page, whether each segment is furniture (see the module docstring)."""
-    keys: list[list[str | None]] = []
-    seen: dict[str, set[int]] = defaultdict(set)
-    for page in pages:
-        page_keys = []
-        for seg in page.segments:
-            in_margin = seg.y1 <= MARGIN * page.height or seg.y0 >= (1 - MARGIN) * page.height
-            key = _DIGITS.sub("#", seg.text.casefold()).strip() if in_margin else None
-            page_keys.append(key)
-            if key:
+    keys = [[_DIGITS.sub("#", seg.text.casefold()).strip() for seg in page.segments] for page in pages]
+    seen: dict[str, set[int]] = defaultdict(set)  # a margin text: the pages it is on
+    places: dict[str, list[tuple[int, float, float]]] = defaultdict(list)  # any text: page and place
+    for page, page_keys in zip(pages, keys):
+        for seg, key in zip(page.segments, page_keys):
+            places[key].append((page.number, seg.x0, seg.y0))
+            if _in_margin(seg, page):
                 seen[key].add(page.number)
-        keys.append(page_keys)
-    return [np.array([key is not None and (len(seen[key]) > 1 or bool(_PAGE_NUMBER.fullmatch(seg.text.strip())))
+
+    def repeated(key: str, number: int, seg: Segment) -> bool:
+        same = {n for n, x, y in places[key]
+                if n != number and abs(x - seg.x0) <= PLACE_SLACK and abs(y - seg.y0) <= PLACE_SLACK}
+        return len(same) >= FURNITURE_PAGES - 1
+
+    return [np.array([(_in_margin(seg, page) and (len(seen[key]) > 1 or bool(_PAGE_NUMBER.fullmatch(seg.text.strip()))))
+                      or repeated(key, page.number, seg)
                       for key, seg in zip(page_keys, page.segments)], dtype=bool)
             for page_keys, page in zip(keys, pages)]
+
+
+def _in_margin(seg: Segment, page: PageText) -> bool:
+    return seg.y1 <= MARGIN * page.height or seg.y0 >= (1 - MARGIN) * page.height
 
 
 def bands(segments: list[Segment]) -> list[list[Segment]]:
