@@ -11,7 +11,7 @@ from PIL import Image
 
 from scilabel.cli import main
 from scilabel.readers import PageError, PDFiumReader, SourceReader
-from scilabel.readers.pdf_layout import PageText, bands, column_offset, furniture, reading_order
+from scilabel.readers.pdf_layout import PageText, bands, blocks, column_offset, furniture, reading_order
 from scilabel.readers.pdf_text import Segment
 from scilabel.readers.sources import Limits
 from scilabel.zones import Zone
@@ -144,6 +144,19 @@ def test_a_band_needs_a_strip_of_white_across_the_whole_page():
     assert len(bands(columns)) == 1
     assert len(bands(block(72, 540, 100, 3, "a") + block(72, 540, 150, 3, "b"))) == 1  # 16 points of white
     assert len(bands(block(72, 540, 100, 3, "a") + block(72, 540, 160, 3, "b"))) == 2  # 26: over two body sizes
+
+
+def centred(text: str, width: float, y0: float) -> Segment:
+    return Segment(text=text, x0=300 - width / 2, x1=300 + width / 2, y0=y0, y1=y0 + 10, size=10)
+
+
+@pytest.mark.parametrize("first, second, n_blocks", [
+    (("Razvan C. Bunescu", 80), ("Department of Computer Sciences University", 200), 2),  # "Department" would fit
+    (("Continuous Growth of Metal Oxide", 180), ("Nanocrystals: Enhanced Control of", 190), 1),  # wrapped
+    (("How to make words with vectors:", 150), ("Phrase generation in distributional semantics", 230), 1),
+])
+def test_a_centred_line_joins_the_next_only_when_it_wrapped_into_it(first, second, n_blocks):
+    assert len(blocks([centred(*first, 100), centred(*second, 112)])) == n_blocks
 
 
 def test_letter_spaced_words_are_read_as_words(tmp_path):

@@ -20,7 +20,10 @@
   right is a sidebar's).
 - **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
   of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
-  line before is not short (a paragraph's end), unless both are centred (a title over two lines); a
+  line before is not short (a paragraph's end), unless both are centred (a title over two lines) and
+  the line before wrapped (the next line's first word would not have fitted on it: else a short centred
+  line over a longer one is a name over its address, unless it ends in a colon or dash, a title broken
+  before its subtitle); a
   segment back at the block's left edge after indented lines (a hanging-indent reference) and a numbered
   or marked entry after another ("[3]", "3.", "2 Department") start a new block.
 """
@@ -57,6 +60,7 @@ COLUMN_WIDTHS = 0.75
 GUTTER_SLACK = 1.0
 _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
 _DIGITS = re.compile(r"\d+")
+_LEADS_ON = re.compile(r"[:\u2013\u2014-]\s*$")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
 #: The opening of a numbered or marked entry: "[3]", "3. ", or a marker before a capital ("1 Department",
 #: "a Institute", "* Corresponding"): an affiliation or a footnote.
@@ -215,6 +219,8 @@ def _joins(block: list[Segment], seg: Segment) -> bool:
     if not -0.3 * em <= gap <= 0.5 * em or seg.x0 >= last.x1 or seg.x1 <= last.x0:
         return False
     centred = abs((last.x0 + last.x1) - (seg.x0 + seg.x1)) / 2 < 0.75 * em
+    if centred and not _LEADS_ON.search(last.text) and last.width + _first_word_width(seg) + 0.5 * em < seg.width:
+        return False  # the next line's first word would have fitted on this one: no wrap, a name over its address
     left, right = min(min(s.x0 for s in block), seg.x0), max(max(s.x1 for s in block), seg.x1)
     if last.x1 < right - 2 * em and not centred and (
             _SENTENCE_END.search(last.text) or last.x1 - left < 0.6 * (right - left)):
@@ -224,6 +230,11 @@ def _joins(block: list[Segment], seg: Segment) -> bool:
     if _NUMBERED.match(seg.text) and _NUMBERED.match(first.text):
         return False
     return True
+
+
+def _first_word_width(seg: Segment) -> float:
+    """About how wide a segment's first word is (its share of the segment's characters)."""
+    return seg.width * len(seg.text.split(" ", 1)[0]) / max(len(seg.text), 1)
 
 
 def block_text(block: list[Segment]) -> str:
