@@ -159,11 +159,19 @@ def test_a_centred_line_joins_the_next_only_when_it_wrapped_into_it(first, secon
     assert len(blocks([centred(*first, 100), centred(*second, 112)])) == n_blocks
 
 
+def test_lines_of_a_double_spaced_manuscript_make_one_paragraph():
+    # 10-point type on a 24-point pitch: 14 points of white between lines, two paragraphs of four lines
+    lines = [Segment(text=f"line {i} of a manuscript set with double spacing", x0=72, y0=100 + 24 * i,
+                     x1=300 if i in (3, 7) else 540, y1=110 + 24 * i, size=10) for i in range(8)]
+    assert [len(b) for b in blocks(lines)] == [4, 4]
+    assert [len(b) for b in blocks(lines[:1] + lines[6:7])] == [1, 1]  # no usual leading on the page: 0.5 sizes
+
+
 def test_letter_spaced_words_are_read_as_words(tmp_path):
     pdf = make_pdf(tmp_path / "spaced.pdf", [[
         Run(72, 100, "article info", 9, spacing=3), Run(300, 100, "abstract", 9, spacing=3),
         Run(300, 120, "Short words in a normal line of type.", 9),
-        Run(72, 140, "Contents" + "." * 40 + "7", 9, spacing=2)]])
+        Run(72, 200, "Contents" + "." * 40 + "7", 9, spacing=2)]])
     with PDFiumReader() as reader:
         texts = reader.read(pdf).zones["text"].tolist()
     assert "article info" in texts and "abstract" in texts

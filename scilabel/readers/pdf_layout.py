@@ -19,7 +19,8 @@
   right of the left one: the features read its place within its column (on a web page, text that far
   right is a sidebar's).
 - **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
-  of a web page) when they are set in one type, follow at line spacing, overlap horizontally, and the
+  of a web page) when they are set in one type, follow at line spacing (:data:`LINE_GAP_EM`, or the
+  page's own leading in a manuscript set wide), overlap horizontally, and the
   line before is not short (a paragraph's end), unless both are centred (a title over two lines) and
   the line before wrapped (the next line's first word would not have fitted on it: else a short centred
   line over a longer one is a name over its address, unless it ends in a colon or dash, a title broken
@@ -46,6 +47,12 @@ PLACE_SLACK = 2.0
 #: Height of an empty strip across the page, in the page's body type size (the median segment's), that cuts
 #: the page into bands (:func:`bands`).
 BAND_GAP_EM = 2.0
+#: Lines of one block are at most this many type sizes apart, or the page's usual leading and
+#: :data:`LEADING_SLACK_EM` more when it sets its text wider apart (a double-spaced manuscript).
+LINE_GAP_EM = 0.5
+LEADING_SLACK_EM = 0.25
+#: A line at least this share of the widest line of its type on its page is full (it wrapped).
+FULL_LINE = 0.9
 #: Levels of columns within columns the reading order looks for (a page's two columns, a reference list
 #: set in two columns within the wide one of a page with a margin column).
 COLUMN_DEPTH = 2
@@ -201,22 +208,37 @@ def _rows(segments: list[Segment]) -> list[Segment]:
 
 def blocks(ordered: list[Segment]) -> list[list[Segment]]:
     """Consecutive segments of a page (in reading order) grouped into blocks (see the module docstring)."""
+    leading = _leading(ordered)
     out: list[list[Segment]] = []
     for seg in ordered:
-        if out and _joins(out[-1], seg):
+        if out and _joins(out[-1], seg, leading):
             out[-1].append(seg)
         else:
             out.append([seg])
     return out
 
 
-def _joins(block: list[Segment], seg: Segment) -> bool:
+def _leading(ordered: list[Segment]) -> float:
+    """The page's usual white between two lines of a paragraph, in type sizes: the median gap under
+    full lines (as wide as the widest of their type, within :data:`FULL_LINE`: lines that wrapped) to
+    the next line of their type that they overlap, at most two sizes down; 0 with fewer than three."""
+    widest: dict[float, float] = {}
+    for seg in ordered:
+        widest[seg.size] = max(widest.get(seg.size, 0.0), seg.width)
+    gaps = [(b.y0 - a.y1) / max(a.size, 1.0) for a, b in zip(ordered, ordered[1:])
+            if a.size == b.size and a.width >= FULL_LINE * widest[a.size] and b.x0 < a.x1 and b.x1 > a.x0
+            and 0 <= b.y0 - a.y1 <= 2 * max(a.size, 1.0)]
+    return float(np.median(gaps)) if len(gaps) >= 3 else 0.0
+
+
+def _joins(block: list[Segment], seg: Segment, leading: float = 0.0) -> bool:
     last, first = block[-1], block[0]
     em = max(last.size, seg.size, 1.0)
     if abs(last.size - seg.size) > 0.06 * em or (last.weight >= 600) != (seg.weight >= 600):
         return False
     gap = seg.y0 - last.y1
-    if not -0.3 * em <= gap <= 0.5 * em or seg.x0 >= last.x1 or seg.x1 <= last.x0:
+    most = max(LINE_GAP_EM, leading + LEADING_SLACK_EM) * em
+    if not -0.3 * em <= gap <= most or seg.x0 >= last.x1 or seg.x1 <= last.x0:
         return False
     centred = abs((last.x0 + last.x1) - (seg.x0 + seg.x1)) / 2 < 0.75 * em
     if centred and not _LEADS_ON.search(last.text) and last.width + _first_word_width(seg) + 0.5 * em < seg.width:
