@@ -20,11 +20,10 @@
   right is a sidebar's).
 - **Blocks**: consecutive segments of one column join into a block (a zone, as a paragraph is one zone
   of a web page) when they are set in one type, follow at line spacing (:data:`LINE_GAP_EM`, or the
-  page's own leading in a manuscript set wide), overlap horizontally, and the
-  line before is not short (a paragraph's end), unless both are centred (a title over two lines) and
-  the line before wrapped (the next line's first word would not have fitted on it: else a short centred
-  line over a longer one is a name over its address, unless it ends in a colon or dash, a title broken
-  before its subtitle); a
+  page's own leading in a manuscript set wide), overlap horizontally, and the line before is not short
+  (a paragraph's end), unless both are centred (a title over two lines) and the line before wrapped
+  (the next line's first word would not have fitted on it: else a short centred line over a longer one
+  is a name over its address, unless it ends in a colon or dash, a title broken before its subtitle); a
   segment back at the block's left edge after indented lines (a hanging-indent reference) and a numbered
   or marked entry after another ("[3]", "3.", "2 Department") start a new block.
 """
