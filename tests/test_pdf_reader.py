@@ -167,6 +167,24 @@ def test_lines_of_a_double_spaced_manuscript_make_one_paragraph():
     assert [len(b) for b in blocks(lines[:1] + lines[6:7])] == [1, 1]  # no usual leading on the page: 0.5 sizes
 
 
+def test_notes_at_the_foot_are_read_after_their_calls(tmp_path):
+    body = [Run(72, 200 + 14 * i, f"Body text of the article, line {i}, set in the page's own type.", 10)
+            for i in range(20)]
+    pdf = make_pdf(tmp_path / "notes.pdf", [[
+        Run(72, 100, "Notes After Their Calls", 16, "B"),
+        Run(72, 130, "Ada Lovelace", 11), Run(136.5, 130, "1", 7, rise=4),
+        Run(150, 130, "Charles Babbage", 11), Run(231, 130, "*", 7, rise=4),
+        *body,
+        Run(72, 700, "1 Department of Analytical Engines, University of London, UK", 8),
+        Run(72, 715, "* Correspondence: ada@example.org", 8),
+        Run(72, 730, "3 A note whose call is nowhere on the page", 8)]])
+    with PDFiumReader() as reader:
+        texts = reader.read(pdf).zones["text"].tolist()
+    byline = texts.index("Ada Lovelace 1 Charles Babbage*")
+    assert texts[byline + 1].startswith("1 Department") and texts[byline + 2].startswith("* Correspondence")
+    assert texts[byline + 3].startswith("Body text") and texts[-1].startswith("3 A note")
+
+
 def test_letter_spaced_words_are_read_as_words(tmp_path):
     pdf = make_pdf(tmp_path / "spaced.pdf", [[
         Run(72, 100, "article info", 9, spacing=3), Run(300, 100, "abstract", 9, spacing=3),

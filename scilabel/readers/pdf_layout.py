@@ -52,6 +52,9 @@ LINE_GAP_EM = 0.5
 LEADING_SLACK_EM = 0.25
 #: A line at least this share of the widest line of its type on its page is full (it wrapped).
 FULL_LINE = 0.9
+#: A note is set smaller than this share of the page's body type, in the bottom NOTE_FOOT of the page.
+NOTE_SIZE = 0.95
+NOTE_FOOT = 0.4
 #: Levels of columns within columns the reading order looks for (a page's two columns, a reference list
 #: set in two columns within the wide one of a page with a margin column).
 COLUMN_DEPTH = 2
@@ -66,6 +69,8 @@ COLUMN_WIDTHS = 0.75
 GUTTER_SLACK = 1.0
 _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?", re.I)
 _DIGITS = re.compile(r"\d+")
+#: A note's opening mark: symbols, a number or a letter, then a space.
+_NOTE_MARK = re.compile(r"\s*([*\u2020\u2021\u00a7\u00b6]+|\d{1,2}|[a-z])\s")
 _LEADS_ON = re.compile(r"[:\u2013\u2014-]\s*$")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
 #: The opening of a numbered or marked entry: "[3]", "3. ", or a marker before a capital ("1 Department",
@@ -251,6 +256,33 @@ def _joins(block: list[Segment], seg: Segment, leading: float = 0.0) -> bool:
     if _NUMBERED.match(seg.text) and _NUMBERED.match(first.text):
         return False
     return True
+
+
+def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> list[list[Segment]]:
+    """A page's blocks with each note at its foot (smaller type than the page's body, no body text
+    below it, opening with a mark: "1 Department ...", "* Correspondence ...") moved to just after
+    the first block before it whose superscripts call that mark (an author line's "Smith 1*"), the
+    notes of one calling block in their own order."""
+    segments = [seg for block in page_blocks for seg in block]
+    if not segments:
+        return page_blocks
+    body = float(np.median(np.repeat([seg.size for seg in segments], [max(len(seg.text), 1) for seg in segments])))
+    ordered = list(page_blocks)
+    placed: dict[int, int] = defaultdict(int)  # notes already moved after a calling block: they stay first
+    for block in page_blocks:
+        note = block[0]
+        mark = _NOTE_MARK.match(note.text)
+        if (mark is None or note.size >= NOTE_SIZE * body or note.y0 < (1 - NOTE_FOOT) * page.height
+                or any(s.size >= NOTE_SIZE * body and s.y0 > note.y1 and s.x0 < note.x1 and s.x1 > note.x0
+                       for s in segments)):
+            continue
+        at = ordered.index(block)
+        caller = next((i for i, other in enumerate(ordered[:at]) if any(mark[1] in s.marks for s in other)), None)
+        if caller is not None:
+            ordered.pop(at)
+            ordered.insert(caller + 1 + placed[id(ordered[caller])], block)
+            placed[id(ordered[caller])] += 1
+    return ordered
 
 
 def _first_word_width(seg: Segment) -> float:

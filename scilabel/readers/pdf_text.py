@@ -25,6 +25,7 @@ WORD_GAP_EM = 0.18
 #: A line of at least this many letters or digits with a space between every two is letter-spaced ("a b s t r a c t"):
 #: its words are found by the gaps wider than its usual one.
 LETTER_SPACED_MIN = 4
+_MARK = re.compile(r"\d+|[^\W\d_]|[^\w\s,;]+")
 #: A character this much smaller than its line's type, and raised, is a superscript.
 SUP_SIZE_RATIO = 0.85
 #: Font-name parts that mean a bold face, with the weight they stand for.
@@ -81,6 +82,7 @@ class Segment:
     weight: int = 400  #: dominant weight
     italic_chars: int = 0
     sup_chars: int = 0
+    marks: tuple[str, ...] = ()  #: its superscripts' marks ("1", "*", "a"): the calls of notes
 
     @property
     def width(self) -> float:
@@ -284,8 +286,15 @@ def _segment(chars: list[Char]) -> Segment:
         chars=chars, text=text,
         x0=min(c.x0 for c in chars), y0=min(c.y0 for c in body), x1=max(c.x1 for c in chars),
         y1=max(c.y1 for c in body), size=size, weight=max(weights, key=weights.__getitem__),
-        italic_chars=sum(c.font.italic for c in chars), sup_chars=sum(sup),
+        italic_chars=sum(c.font.italic for c in chars), sup_chars=sum(sup), marks=_marks(chars, sup),
     )
+
+
+def _marks(chars: list[Char], sup: list[bool]) -> tuple[str, ...]:
+    """The marks a line's superscripts set: numbers, single letters, runs of symbols ("1,4*" gives
+    "1", "4" and "*")."""
+    runs = "".join(c.text if raised else " " for c, raised in zip(chars, sup))
+    return tuple(_MARK.findall(runs))
 
 
 def _letter_spaced_words(chars: list[Char]) -> list[bool]:
