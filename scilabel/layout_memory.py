@@ -114,6 +114,7 @@ class LayoutMemory(BaseEstimator):
                 counts = self.entry_counts_[span][matched[self.entry_page_[span]]].sum(axis=0)
                 if counts.sum():
                     p = (counts + self.smoothing * self.label_share_) / (counts.sum() + self.smoothing)
-                    out[ids == i] = np.clip(np.log(p / self.label_share_), -bound, bound)
-                    done[ids == i] = True
+                    hit = ids == i
+                    out[hit] = np.clip(np.log(p / self.label_share_), -bound, bound)
+                    done[hit] = True
         return out

@@ -102,13 +102,16 @@ def test_the_right_column_is_offset_by_its_distance_from_the_left_one(two_column
         assert (reader.read(pdfs["one"]).zones["column_offset"] == 0).all()
 
 
-def lines(x0: float, x1: float, n: int = 12) -> list[Segment]:
-    return [Segment(text="a line of text", x0=x0, x1=x1, y0=100 + 14 * i, y1=110 + 14 * i, size=10) for i in range(n)]
+def block(x0: float, x1: float, y0: float, n: int, text: str) -> list[Segment]:
+    return [Segment(text=f"{text} {i}", x0=x0, x1=x1, y0=y0 + 12 * i, y1=y0 + 12 * i + 10, size=10) for i in range(n)]
 
 
 def test_a_narrow_side_column_is_no_second_column():
+    def lines(x0: float, x1: float) -> list[Segment]:
+        return block(x0, x1, 100, 12, "a line of text")
+
     assert column_offset(lines(72, 300) + lines(330, 560)) == (pytest.approx(315, abs=10), 258)
-    gutter, offset = column_offset(lines(72, 380) + lines(410, 540))  # a side column of links, 130 wide against 308
+    gutter, offset = column_offset(lines(72, 380) + lines(410, 540))  # side column of links, 130 wide against 308
     assert gutter is not None and offset == 0
     assert column_offset(lines(72, 540)) == (None, 0.0)
 
@@ -116,10 +119,6 @@ def test_a_narrow_side_column_is_no_second_column():
 def page_order(segments: list[Segment]) -> list[str]:
     """The texts of a page's segments in the order the reader reads them (band by band)."""
     return [seg.text for band in bands(segments) for seg in reading_order(band)]
-
-
-def block(x0: float, x1: float, y0: float, n: int, text: str) -> list[Segment]:
-    return [Segment(text=f"{text} {i}", x0=x0, x1=x1, y0=y0 + 12 * i, y1=y0 + 12 * i + 10, size=10) for i in range(n)]
 
 
 def test_a_header_band_and_the_body_below_find_their_own_columns():

@@ -91,12 +91,13 @@ class PageText:
 def furniture(pages: list[PageText]) -> list[np.ndarray]:
     """For each page, whether each segment is furniture (see the module docstring)."""
     keys = [[_DIGITS.sub("#", seg.text.casefold()).strip() for seg in page.segments] for page in pages]
+    margins = [[_in_margin(seg, page) for seg in page.segments] for page in pages]
     seen: dict[str, set[int]] = defaultdict(set)  # a margin text: the pages it is on
     places: dict[str, list[tuple[int, float, float]]] = defaultdict(list)  # any text: page and place
-    for page, page_keys in zip(pages, keys):
-        for seg, key in zip(page.segments, page_keys):
+    for page, page_keys, page_margins in zip(pages, keys, margins):
+        for seg, key, in_margin in zip(page.segments, page_keys, page_margins):
             places[key].append((page.number, seg.x0, seg.y0))
-            if _in_margin(seg, page):
+            if in_margin:
                 seen[key].add(page.number)
 
     def repeated(key: str, number: int, seg: Segment) -> bool:
@@ -104,10 +105,10 @@ def furniture(pages: list[PageText]) -> list[np.ndarray]:
                 if n != number and abs(x - seg.x0) <= PLACE_SLACK and abs(y - seg.y0) <= PLACE_SLACK}
         return len(same) >= FURNITURE_PAGES - 1
 
-    return [np.array([(_in_margin(seg, page) and (len(seen[key]) > 1 or bool(_PAGE_NUMBER.fullmatch(seg.text.strip()))))
+    return [np.array([(in_margin and (len(seen[key]) > 1 or bool(_PAGE_NUMBER.fullmatch(seg.text.strip()))))
                       or repeated(key, page.number, seg)
-                      for key, seg in zip(page_keys, page.segments)], dtype=bool)
-            for page_keys, page in zip(keys, pages)]
+                      for key, seg, in_margin in zip(page_keys, page.segments, page_margins)], dtype=bool)
+            for page_keys, page_margins, page in zip(keys, margins, pages)]
 
 
 def _in_margin(seg: Segment, page: PageText) -> bool:
@@ -258,31 +259,31 @@ def _joins(block: list[Segment], seg: Segment, leading: float = 0.0) -> bool:
     return True
 
 
-def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> list[list[Segment]]:
-    """A page's blocks with each note at its foot (smaller type than the page's body, no body text
-    below it, opening with a mark: "1 Department ...", "* Correspondence ...") moved to just after
+def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> list[int]:
+    """The order to read a page's blocks in: each note at its foot (smaller type than the page's body,
+    no body text below it, opening with a mark: "1 Department ...", "* Correspondence ...") just after
     the first block before it whose superscripts call that mark (an author line's "Smith 1*"), the
-    notes of one calling block in their own order."""
+    notes of one calling block in their own order; every other block where it is."""
+    order = list(range(len(page_blocks)))
     segments = [seg for block in page_blocks for seg in block]
     if not segments:
-        return page_blocks
+        return order
     body = float(np.median(np.repeat([seg.size for seg in segments], [max(len(seg.text), 1) for seg in segments])))
-    ordered = list(page_blocks)
     placed: dict[int, int] = defaultdict(int)  # notes already moved after a calling block: they stay first
-    for block in page_blocks:
+    for n, block in enumerate(page_blocks):
         note = block[0]
         mark = _NOTE_MARK.match(note.text)
         if (mark is None or note.size >= NOTE_SIZE * body or note.y0 < (1 - NOTE_FOOT) * page.height
                 or any(s.size >= NOTE_SIZE * body and s.y0 > note.y1 and s.x0 < note.x1 and s.x1 > note.x0
                        for s in segments)):
             continue
-        at = ordered.index(block)
-        caller = next((i for i, other in enumerate(ordered[:at]) if any(mark[1] in s.marks for s in other)), None)
+        at = order.index(n)
+        caller = next((i for i, b in enumerate(order[:at]) if any(mark[1] in s.marks for s in page_blocks[b])), None)
         if caller is not None:
-            ordered.pop(at)
-            ordered.insert(caller + 1 + placed[id(ordered[caller])], block)
-            placed[id(ordered[caller])] += 1
-    return ordered
+            order.pop(at)
+            order.insert(caller + 1 + placed[order[caller]], n)
+            placed[order[caller]] += 1
+    return order
 
 
 def _first_word_width(seg: Segment) -> float:

@@ -154,16 +154,16 @@ def pdf_zones(pages: list[PageText], source: str,
     for page, is_furniture in zip(pages, furniture(pages)):
         scale = VIEWPORT_WIDTH / page.width
         kept = [seg for seg, drop in zip(page.segments, is_furniture) if not drop]
-        shifts: dict[int, float] = {}
         page_blocks: list[list[Segment]] = []
+        shifts: list[float] = []  # each block's column offset
         for band in bands(kept):
             gutter, shift = column_offset(band)
             for block in blocks(reading_order(band)):
                 right = gutter is not None and min(s.x0 for s in block) >= gutter - GUTTER_SLACK
-                shifts[id(block)] = shift if right else 0.0
                 page_blocks.append(block)
-        for block in notes_after_calls(page_blocks, page):
-            rows.append(_zone_row(block, page.number, scale, offset, shifts[id(block)], label_of))
+                shifts.append(shift if right else 0.0)
+        for i in notes_after_calls(page_blocks, page):
+            rows.append(_zone_row(page_blocks[i], page.number, scale, offset, shifts[i], label_of))
         offset += page.height * scale
     frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "column_offset", "font_size", "font_weight",
                                         "italic_chars", "sup_chars", "link_chars", "page", "chars", "label"])
