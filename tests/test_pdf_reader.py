@@ -184,6 +184,34 @@ def test_notes_at_the_foot_are_read_after_their_calls(tmp_path):
     assert texts[byline + 3].startswith("Body text") and texts[-1].startswith("3 A note")
 
 
+def test_a_mark_drawn_apart_opens_its_note(tmp_path):
+    body = [Run(72, 200 + 14 * i, f"Body text of the article, line {i}, set in the page's own type.", 10)
+            for i in range(20)]
+    pdf = make_pdf(tmp_path / "mark.pdf", [[
+        Run(72, 100, "A Mark Apart", 16, "B"),
+        Run(72, 130, "Ada Lovelace", 11), Run(136.5, 130, "2", 7, rise=4),
+        *body,
+        Run(72, 700, "2", 6, rise=2), Run(88, 700, "Department of Analytical Engines, University of London, UK", 8)]])
+    with PDFiumReader() as reader:
+        texts = reader.read(pdf).zones["text"].tolist()
+    assert texts[texts.index("Ada Lovelace 2") + 1] == "2 Department of Analytical Engines, University of London, UK"
+
+
+def test_notes_that_cut_a_paragraph_are_read_after_it(tmp_path):
+    left = [Run(72, 300 + 14 * i, f"Left column line {i} of a paragraph that goes on and on", 10) for i in range(12)]
+    right = [Run(320, 300 + 14 * i, f"{'carries' if i == 0 else 'then'} on in the right column, line {i} of it", 10)
+             for i in range(30)]
+    right[11] = Run(320, 300 + 14 * 11, "and ends here.", 10)
+    pdf = make_pdf(tmp_path / "cut.pdf", [[
+        Run(72, 100, "A Paragraph Cut By Notes", 16, "B"), *left, *right,
+        Run(72, 700, "Communicated by A. Editor", 8), Run(72, 730, "Received 1 May 2020", 8)]])
+    with PDFiumReader() as reader:
+        texts = reader.read(pdf).zones["text"].tolist()
+    first = next(i for i, t in enumerate(texts) if t.startswith("Left column"))
+    assert texts[first + 1].startswith("carries on in the right column")
+    assert texts[first + 2:first + 4] == ["Communicated by A. Editor", "Received 1 May 2020"]
+
+
 def test_letter_spaced_words_are_read_as_words(tmp_path):
     pdf = make_pdf(tmp_path / "spaced.pdf", [[
         Run(72, 100, "article info", 9, spacing=3), Run(300, 100, "abstract", 9, spacing=3),

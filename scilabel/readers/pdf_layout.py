@@ -25,7 +25,8 @@
   (the next line's first word would not have fitted on it: else a short centred line over a longer one
   is a name over its address, unless it ends in a colon or dash, a title broken before its subtitle); a
   segment back at the block's left edge after indented lines (a hanging-indent reference) and a numbered
-  or marked entry after another ("[3]", "3.", "2 Department") start a new block.
+  or marked entry after another ("[3]", "3.", "2 Department") start a new block. A mark set alone in
+  smaller type just left of a line (a note's "1" or "*" drawn apart from its text) opens that line's block.
 """
 from __future__ import annotations
 
@@ -71,6 +72,8 @@ _PAGE_NUMBER = re.compile(r"(?:page\s*)?[ivxlc\d]{1,5}(?:\s*(?:of|/)\s*\d{1,5})?
 _DIGITS = re.compile(r"\d+")
 #: A note's opening mark: symbols, a number or a letter, then a space.
 _NOTE_MARK = re.compile(r"\s*([*\u2020\u2021\u00a7\u00b6]+|\d{1,2}|[a-z])\s")
+#: A segment that is only a mark (a note's number or symbol drawn apart from its text).
+_LONE_MARK = re.compile(r"\s*(?:[*\u2020\u2021\u00a7\u00b6]+|\d{1,2}|[a-z])\s*")
 _LEADS_ON = re.compile(r"[:\u2013\u2014-]\s*$")
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
 #: The opening of a numbered or marked entry: "[3]", "3. ", or a marker before a capital ("1 Department",
@@ -239,6 +242,9 @@ def _leading(ordered: list[Segment]) -> float:
 def _joins(block: list[Segment], seg: Segment, leading: float = 0.0) -> bool:
     last, first = block[-1], block[0]
     em = max(last.size, seg.size, 1.0)
+    if len(block) == 1 and _LONE_MARK.fullmatch(last.text) and last.size < seg.size:
+        beside = min(last.y1, seg.y1) - max(last.y0, seg.y0) > 0.5 * last.height
+        return beside and 0 <= seg.x0 - last.x1 <= 2 * em  # a note's mark drawn apart from its text
     if abs(last.size - seg.size) > 0.06 * em or (last.weight >= 600) != (seg.weight >= 600):
         return False
     gap = seg.y0 - last.y1
@@ -261,28 +267,45 @@ def _joins(block: list[Segment], seg: Segment, leading: float = 0.0) -> bool:
 
 def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> list[int]:
     """The order to read a page's blocks in: each note at its foot (smaller type than the page's body,
-    no body text below it, opening with a mark: "1 Department ...", "* Correspondence ...") just after
+    no body text below it) opening with a mark ("1 Department ...", "* Correspondence ...") just after
     the first block before it whose superscripts call that mark (an author line's "Smith 1*"), the
-    notes of one calling block in their own order; every other block where it is."""
+    notes of one calling block in their own order; other notes that cut a paragraph in two (the block
+    before them runs on, the one after goes on in lower case) after the paragraph's second part; every
+    other block where it is."""
     order = list(range(len(page_blocks)))
     segments = [seg for block in page_blocks for seg in block]
     if not segments:
         return order
     body = float(np.median(np.repeat([seg.size for seg in segments], [max(len(seg.text), 1) for seg in segments])))
+    notes: set[int] = set()
+    moved: set[int] = set()
     placed: dict[int, int] = defaultdict(int)  # notes already moved after a calling block: they stay first
     for n, block in enumerate(page_blocks):
-        note = block[0]
-        mark = _NOTE_MARK.match(note.text)
-        if (mark is None or note.size >= NOTE_SIZE * body or note.y0 < (1 - NOTE_FOOT) * page.height
+        note = block[1] if len(block) > 1 and _LONE_MARK.fullmatch(block[0].text) else block[0]
+        if (note.size >= NOTE_SIZE * body or note.y0 < (1 - NOTE_FOOT) * page.height
                 or any(s.size >= NOTE_SIZE * body and s.y0 > note.y1 and s.x0 < note.x1 and s.x1 > note.x0
                        for s in segments)):
             continue
+        notes.add(n)
+        mark = _NOTE_MARK.match(" ".join(s.text for s in block[:2]))
         at = order.index(n)
-        caller = next((i for i, b in enumerate(order[:at]) if any(mark[1] in s.marks for s in page_blocks[b])), None)
+        caller = None if mark is None else next(
+            (i for i, b in enumerate(order[:at]) if any(mark[1] in s.marks for s in page_blocks[b])), None)
         if caller is not None:
             order.pop(at)
             order.insert(caller + 1 + placed[order[caller]], n)
             placed[order[caller]] += 1
+            moved.add(n)
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and order[j] in notes and order[j] not in moved:
+            j += 1
+        if j > i and 0 < i and j < len(order) and order[i - 1] not in notes and order[j] not in notes \
+                and not _SENTENCE_END.search(page_blocks[order[i - 1]][-1].text) \
+                and page_blocks[order[j]][0].text[:1].islower():
+            order[i:j + 1] = [order[j]] + order[i:j]
+        i = j + 1
     return order
 
 
