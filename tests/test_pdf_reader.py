@@ -81,6 +81,17 @@ def test_a_text_at_one_place_on_three_pages_is_furniture_wherever_it_sits():
     assert not any(mask[0] for mask in furniture([page(1, 55), page(2, 120), page(3, 300)]))  # one text, three places
 
 
+def test_a_title_in_the_top_margin_is_not_its_own_running_head():
+    def page(number: int, size: float) -> PageText:  # the running head is centred, the title flush left
+        x0 = 60 if size > 10 else 240
+        head = Segment(text="A Title Set High", x0=x0, x1=x0 + 20 * size, y0=40, y1=40 + size, size=size)
+        return PageText(number, 612, 792, [head, *block(72, 540, 300, 3, f"page {number}'s line")])
+
+    first, *others = furniture([page(1, 17), page(2, 9), page(3, 9)])
+    assert not first[0] and all(mask[0] for mask in others)
+    assert furniture([page(1, 9), page(2, 9)])[0][0]  # in one size on two pages: a running head
+
+
 def test_two_columns_are_read_left_then_right_on_every_page(two_column):
     for page in (1, 2):
         on_page = two_column[two_column["page"] == page].reset_index(drop=True)

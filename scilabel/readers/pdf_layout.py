@@ -1,9 +1,9 @@
 """From a PDF's segments (:mod:`.pdf_text`) to zones in reading order: page furniture, columns, blocks.
 
 - **Furniture**: running heads and footers (a segment in the top or bottom :data:`MARGIN` of its page
-  whose text, digits aside, comes back in the margins of another page), page numbers, and any text
-  drawn at one place on :data:`FURNITURE_PAGES` pages are left out: they are not part of the article,
-  and a running head would break a reference list in two.
+  whose text, digits aside, comes back in the margins of another page in the same size), page
+  numbers, and any text drawn at one place on :data:`FURNITURE_PAGES` pages are left out: they are
+  not part of the article, and a running head would break a reference list in two.
 - **Bands**: an empty strip across the whole page, :data:`BAND_GAP_EM` sizes of body type high at least,
   cuts the page into bands read one after the other (a first page's header block over its body, a
   full-width figure between two parts of the columns); each band finds its own columns.
@@ -44,6 +44,9 @@ MARGIN = 0.09
 #: sits (a journal's logo lettering, a side stamp).
 FURNITURE_PAGES = 3
 PLACE_SLACK = 2.0
+#: A margin text comes back on another page when set there in the same size within this share (a first
+#: page's title at the top, in large type, is not the running head repeating it in small type).
+SIZE_SLACK = 0.1
 #: Height of an empty strip across the page, in the page's body type size (the median segment's), that cuts
 #: the page into bands (:func:`bands`).
 BAND_GAP_EM = 2.0
@@ -95,20 +98,23 @@ def furniture(pages: list[PageText]) -> list[np.ndarray]:
     """For each page, whether each segment is furniture (see the module docstring)."""
     keys = [[_DIGITS.sub("#", seg.text.casefold()).strip() for seg in page.segments] for page in pages]
     margins = [[_in_margin(seg, page) for seg in page.segments] for page in pages]
-    seen: dict[str, set[int]] = defaultdict(set)  # a margin text: the pages it is on
+    seen: dict[str, list[tuple[int, float]]] = defaultdict(list)  # a margin text: the pages it is on, its sizes
     places: dict[str, list[tuple[int, float, float]]] = defaultdict(list)  # any text: page and place
     for page, page_keys, page_margins in zip(pages, keys, margins):
         for seg, key, in_margin in zip(page.segments, page_keys, page_margins):
             places[key].append((page.number, seg.x0, seg.y0))
             if in_margin:
-                seen[key].add(page.number)
+                seen[key].append((page.number, seg.size))
+
+    def comes_back(key: str, seg: Segment) -> bool:
+        return len({n for n, size in seen[key] if abs(size - seg.size) <= SIZE_SLACK * seg.size}) > 1
 
     def repeated(key: str, number: int, seg: Segment) -> bool:
         same = {n for n, x, y in places[key]
                 if n != number and abs(x - seg.x0) <= PLACE_SLACK and abs(y - seg.y0) <= PLACE_SLACK}
         return len(same) >= FURNITURE_PAGES - 1
 
-    return [np.array([(in_margin and (len(seen[key]) > 1 or bool(_PAGE_NUMBER.fullmatch(seg.text.strip()))))
+    return [np.array([(in_margin and (comes_back(key, seg) or bool(_PAGE_NUMBER.fullmatch(seg.text.strip()))))
                       or repeated(key, page.number, seg)
                       for key, seg, in_margin in zip(page_keys, page.segments, page_margins)], dtype=bool)
             for page_keys, page_margins, page in zip(keys, margins, pages)]
