@@ -208,7 +208,7 @@ def test_a_mark_drawn_apart_opens_its_note(tmp_path):
     assert texts[texts.index("Ada Lovelace 2") + 1] == "2 Department of Analytical Engines, University of London, UK"
 
 
-def test_notes_that_cut_a_paragraph_are_read_after_it(tmp_path):
+def test_a_paragraph_broken_by_a_column_is_one_zone_read_before_the_notes_under_it(tmp_path):
     left = [Run(72, 300 + 14 * i, f"Left column line {i} of a paragraph that goes on and on", 10) for i in range(12)]
     right = [Run(320, 300 + 14 * i, f"{'carries' if i == 0 else 'then'} on in the right column, line {i} of it", 10)
              for i in range(30)]
@@ -217,10 +217,32 @@ def test_notes_that_cut_a_paragraph_are_read_after_it(tmp_path):
         Run(72, 100, "A Paragraph Cut By Notes", 16, "B"), *left, *right,
         Run(72, 700, "Communicated by A. Editor", 8), Run(72, 730, "Received 1 May 2020", 8)]])
     with PDFiumReader() as reader:
-        texts = reader.read(pdf).zones["text"].tolist()
+        zones = reader.read(pdf).zones
+    texts = zones["text"].tolist()
     first = next(i for i, t in enumerate(texts) if t.startswith("Left column"))
-    assert texts[first + 1].startswith("carries on in the right column")
-    assert texts[first + 2:first + 4] == ["Communicated by A. Editor", "Received 1 May 2020"]
+    assert "line 11 of a paragraph that goes on and on carries on in the right column" in texts[first]
+    assert texts[first].endswith("and ends here.")
+    assert zones["x"].iloc[first] == pytest.approx(72 * 1280 / 612, abs=2)  # the first part's box
+    assert texts[first + 1:first + 3] == ["Communicated by A. Editor", "Received 1 May 2020"]
+    assert texts[first + 3].startswith("then on in the right column, line 12")  # after a sentence's end
+
+
+def test_a_paragraph_goes_on_over_a_page_break_past_the_licence_at_the_foot(tmp_path):
+    first_page = [Run(72, 100, "Over The Page", 16, "B"),
+                  *[Run(72, 300 + 14 * i, f"First page line {i} of the abstract running down to the", 10)
+                    for i in range(25)],
+                  Run(72, 730, "Published under a licence that allows reuse", 8)]
+    second_page = [Run(72, 72, "foot of the page and on to the next one.", 10),
+                   Run(72, 100, "Introduction", 12, "B"),
+                   *[Run(72, 130 + 14 * i, f"body line {i} set in the article's own type", 10) for i in range(20)]]
+    pdf = make_pdf(tmp_path / "pages.pdf", [first_page, second_page])
+    with PDFiumReader() as reader:
+        zones = reader.read(pdf).zones
+    texts = zones["text"].tolist()
+    at = next(i for i, t in enumerate(texts) if t.startswith("First page line 0"))
+    assert texts[at].endswith("running down to the foot of the page and on to the next one.")
+    assert zones["page"].iloc[at] == 1
+    assert texts[at + 1:at + 3] == ["Published under a licence that allows reuse", "Introduction"]
 
 
 def test_letter_spaced_words_are_read_as_words(tmp_path):

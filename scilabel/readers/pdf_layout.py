@@ -27,6 +27,9 @@
   segment back at the block's left edge after indented lines (a hanging-indent reference) and a numbered
   or marked entry after another ("[3]", "3.", "2 Department") start a new block. A mark set alone in
   smaller type just left of a line (a note's "1" or "*" drawn apart from its text) opens that line's block.
+- **Notes and paragraphs**: a note at a page's foot is read after the line that calls it
+  (:func:`notes_after_calls`), and a paragraph broken off at a column's or a page's foot is one zone
+  with its second part, read before the notes that stood between them (:func:`paragraphs`).
 """
 from __future__ import annotations
 
@@ -271,20 +274,18 @@ def _joins(block: list[Segment], seg: Segment, leading: float = 0.0) -> bool:
     return True
 
 
-def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> list[int]:
+def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> tuple[list[int], set[int]]:
     """The order to read a page's blocks in: each note at its foot (smaller type than the page's body,
     no body text below it) opening with a mark ("1 Department ...", "* Correspondence ...") just after
     the first block before it whose superscripts call that mark (an author line's "Smith 1*"), the
-    notes of one calling block in their own order; other notes that cut a paragraph in two (the block
-    before them runs on, the one after goes on in lower case) after the paragraph's second part; every
-    other block where it is."""
+    notes of one calling block in their own order; every other block where it is. Also the notes left
+    where they are (no call found): :func:`paragraphs` reads them after a paragraph they cut."""
     order = list(range(len(page_blocks)))
     segments = [seg for block in page_blocks for seg in block]
     if not segments:
-        return order
+        return order, set()
     body = float(np.median(np.repeat([seg.size for seg in segments], [max(len(seg.text), 1) for seg in segments])))
-    notes: set[int] = set()
-    moved: set[int] = set()
+    loose: set[int] = set()
     placed: dict[int, int] = defaultdict(int)  # notes already moved after a calling block: they stay first
     for n, block in enumerate(page_blocks):
         note = block[1] if len(block) > 1 and _LONE_MARK.fullmatch(block[0].text) else block[0]
@@ -292,27 +293,52 @@ def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> list[
                 or any(s.size >= NOTE_SIZE * body and s.y0 > note.y1 and s.x0 < note.x1 and s.x1 > note.x0
                        for s in segments)):
             continue
-        notes.add(n)
         mark = _NOTE_MARK.match(" ".join(s.text for s in block[:2]))
         at = order.index(n)
         caller = None if mark is None else next(
             (i for i, b in enumerate(order[:at]) if any(mark[1] in s.marks for s in page_blocks[b])), None)
-        if caller is not None:
-            order.pop(at)
-            order.insert(caller + 1 + placed[order[caller]], n)
-            placed[order[caller]] += 1
-            moved.add(n)
+        if caller is None:
+            loose.add(n)
+            continue
+        order.pop(at)
+        order.insert(caller + 1 + placed[order[caller]], n)
+        placed[order[caller]] += 1
+    return order, loose
+
+
+def paragraphs(blocks: list[list[Segment]], pages: list[int], loose: list[bool]) -> list[list[int]]:
+    """A document's blocks (in reading order, with their page numbers) grouped into zones: a paragraph
+    broken off at a column's or a page's foot and carried on at the top of the next is one zone (the
+    two parts in one type, the first's last line full and not a sentence's end, the second opening in
+    lower case), and the ``loose`` notes between its parts (a licence line, an editor's note at the
+    foot) are read after it."""
+    order = list(range(len(blocks)))
     i = 0
     while i < len(order):
         j = i
-        while j < len(order) and order[j] in notes and order[j] not in moved:
+        while j < len(order) and loose[order[j]]:
             j += 1
-        if j > i and 0 < i and j < len(order) and order[i - 1] not in notes and order[j] not in notes \
-                and not _SENTENCE_END.search(page_blocks[order[i - 1]][-1].text) \
-                and page_blocks[order[j]][0].text[:1].islower():
-            order[i:j + 1] = [order[j]] + order[i:j]
+        if 0 < i < j < len(order) and not loose[order[i - 1]] and _goes_on(
+                blocks[order[i - 1]], blocks[order[j]], pages[order[i - 1]] != pages[order[j]]):
+            order[i:j + 1] = [order[j], *order[i:j]]
         i = j + 1
-    return order
+    groups: list[list[int]] = []
+    for n in order:
+        last = groups[-1][-1] if groups else None
+        if last is not None and _goes_on(blocks[last], blocks[n], pages[last] != pages[n]):
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return groups
+
+
+def _goes_on(before: list[Segment], after: list[Segment], new_page: bool) -> bool:
+    """Whether ``after``, on a new page or back up at the top of a column, carries on ``before``."""
+    last, first = before[-1], after[0]
+    em = max(last.size, first.size, 1.0)
+    return ((new_page or first.y0 < last.y0) and abs(last.size - first.size) <= 0.06 * em
+            and (last.weight >= 600) == (first.weight >= 600) and first.text[:1].islower()
+            and not _SENTENCE_END.search(last.text) and last.x1 >= max(s.x1 for s in before) - 2 * em)
 
 
 def _first_word_width(seg: Segment) -> float:

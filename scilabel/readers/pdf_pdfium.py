@@ -25,7 +25,7 @@ from ..atomic import atomic_path
 from ..metadata import PageMeta
 from .base import Document, PageError
 from .pdf_layout import (GUTTER_SLACK, PageText, bands, block_text, blocks, column_offset, furniture,
-                         notes_after_calls, reading_order)
+                         notes_after_calls, paragraphs, reading_order)
 from .pdf_text import Char, Segment, page_chars, page_segments
 from .render import VIEWPORT_WIDTH
 from .sources import Limits, read_head, source_path
@@ -149,7 +149,8 @@ def pdf_zones(pages: list[PageText], source: str,
     """The zones frame of a PDF's pages: furniture left out, each page in reading order and cut into
     blocks, the pages stacked at the viewport width (see the module docstring). ``label_of`` gives a
     zone's gold label from its characters, for a PDF printed with its gold (:mod:`scilabel.corpus.pdfs`)."""
-    rows: list[dict] = []
+    parts: list[tuple[list[Segment], int, float, float, float]] = []  # block, page, scale, offset, column offset
+    loose: list[bool] = []
     offset = 0.0
     for page, is_furniture in zip(pages, furniture(pages)):
         scale = VIEWPORT_WIDTH / page.width
@@ -162,9 +163,12 @@ def pdf_zones(pages: list[PageText], source: str,
                 right = gutter is not None and min(s.x0 for s in block) >= gutter - GUTTER_SLACK
                 page_blocks.append(block)
                 shifts.append(shift if right else 0.0)
-        for i in notes_after_calls(page_blocks, page):
-            rows.append(_zone_row(page_blocks[i], page.number, scale, offset, shifts[i], label_of))
+        order, notes = notes_after_calls(page_blocks, page)
+        parts += [(page_blocks[i], page.number, scale, offset, shifts[i]) for i in order]
+        loose += [i in notes for i in order]
         offset += page.height * scale
+    groups = paragraphs([block for block, *_ in parts], [number for _, number, *_ in parts], loose)
+    rows = [_zone_row([parts[i][0] for i in group], *parts[group[0]][1:], label_of) for group in groups]
     frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "column_offset", "font_size", "font_weight",
                                         "italic_chars", "sup_chars", "link_chars", "page", "chars", "label"])
     frame = frame[frame["text"].str.strip().astype(bool)].drop(columns="chars").reset_index(drop=True)
@@ -181,21 +185,24 @@ def pdf_zones(pages: list[PageText], source: str,
     return frame
 
 
-def _zone_row(block: list[Segment], page: int, scale: float, offset: float, shift: float,
+def _zone_row(parts: list[list[Segment]], page: int, scale: float, offset: float, shift: float,
               label_of: Callable[[list[Char]], str] | None) -> dict:
-    """One block's row of the zones frame: text, box at the viewport's scale, its column's offset, type."""
+    """One zone's row of the zones frame from its blocks (a paragraph's parts on both sides of a column
+    or page break): their text and type, the first part's box at the viewport's scale and column offset."""
+    block = [seg for part in parts for seg in part]
     chars = [c for seg in block for c in seg.chars]
     sizes: dict[float, int] = {}
     weights: dict[int, int] = {}
     for seg in block:
         sizes[seg.size] = sizes.get(seg.size, 0) + len(seg.chars)
         weights[seg.weight] = weights.get(seg.weight, 0) + len(seg.chars)
-    x0 = min(s.x0 for s in block)
-    y0 = min(s.y0 for s in block)
+    first = parts[0]
+    x0 = min(s.x0 for s in first)
+    y0 = min(s.y0 for s in first)
     return {
         "text": block_text(block),
         "x": x0 * scale, "y": offset + y0 * scale, "column_offset": shift * scale,
-        "w": (max(s.x1 for s in block) - x0) * scale, "h": (max(s.y1 for s in block) - y0) * scale,
+        "w": (max(s.x1 for s in first) - x0) * scale, "h": (max(s.y1 for s in first) - y0) * scale,
         "font_size": max(sizes, key=sizes.__getitem__) * scale,
         "font_weight": max(weights, key=weights.__getitem__),
         "italic_chars": sum(s.italic_chars for s in block), "sup_chars": sum(s.sup_chars for s in block),
