@@ -11,7 +11,7 @@ from PIL import Image
 
 from scilabel.cli import main
 from scilabel.readers import PageError, PDFiumReader, SourceReader
-from scilabel.readers.pdf_layout import PageText, bands, blocks, column_offset, furniture, reading_order
+from scilabel.readers.pdf_layout import PageText, bands, blocks, column_offset, furniture, paragraphs, reading_order
 from scilabel.readers.pdf_text import Segment
 from scilabel.readers.sources import Limits
 from scilabel.zones import Zone
@@ -225,6 +225,17 @@ def test_a_paragraph_broken_by_a_column_is_one_zone_read_before_the_notes_under_
     assert zones["x"].iloc[first] == pytest.approx(72 * 1280 / 612, abs=2)  # the first part's box
     assert texts[first + 1:first + 3] == ["Communicated by A. Editor", "Received 1 May 2020"]
     assert texts[first + 3].startswith("then on in the right column, line 12")  # after a sentence's end
+
+
+def test_cells_of_one_line_are_not_joined_over_a_column_break():
+    def line(x: float, y: float, text: str) -> list[Segment]:
+        return [Segment(text=text, x0=x, x1=x + 6 * len(text), y0=y, y1=y + 10, size=10)]
+
+    cells = [line(72, 120, "reduced"), line(300, 100, "non-reduced")]  # a table read column by column
+    wrapped = [[*line(72, 100, "two lines of a paragraph set in one type"),
+                *line(72, 114, "that run on to the foot of their column in")], line(300, 100, "next column")]
+    assert paragraphs(cells, [1, 1], [False, False]) == [[0], [1]]
+    assert paragraphs(wrapped, [1, 1], [False, False]) == [[0, 1]]
 
 
 def test_a_paragraph_goes_on_over_a_page_break_past_the_licence_at_the_foot(tmp_path):

@@ -309,9 +309,9 @@ def notes_after_calls(page_blocks: list[list[Segment]], page: PageText) -> tuple
 def paragraphs(blocks: list[list[Segment]], pages: list[int], loose: list[bool]) -> list[list[int]]:
     """A document's blocks (in reading order, with their page numbers) grouped into zones: a paragraph
     broken off at a column's or a page's foot and carried on at the top of the next is one zone (the
-    two parts in one type, the first's last line full and not a sentence's end, the second opening in
-    lower case), and the ``loose`` notes between its parts (a licence line, an editor's note at the
-    foot) are read after it."""
+    two parts in one type, the first of two lines at least, its last line full and not a sentence's
+    end, the second opening in lower case), and the ``loose`` notes between its parts (a licence line,
+    an editor's note at the foot) are read after it."""
     order = list(range(len(blocks)))
     i = 0
     while i < len(order):
@@ -333,10 +333,11 @@ def paragraphs(blocks: list[list[Segment]], pages: list[int], loose: list[bool])
 
 
 def _goes_on(before: list[Segment], after: list[Segment], new_page: bool) -> bool:
-    """Whether ``after``, on a new page or back up at the top of a column, carries on ``before``."""
+    """Whether ``after``, on a new page or back up at the top of a column, carries on ``before``, a block
+    of two lines at least (a table's cells are blocks of one line, read row by row or column by column)."""
     last, first = before[-1], after[0]
     em = max(last.size, first.size, 1.0)
-    return ((new_page or first.y0 < last.y0) and abs(last.size - first.size) <= 0.06 * em
+    return ((new_page or first.y0 < last.y0) and len(before) > 1 and abs(last.size - first.size) <= 0.06 * em
             and (last.weight >= 600) == (first.weight >= 600) and first.text[:1].islower()
             and not _SENTENCE_END.search(last.text) and last.x1 >= max(s.x1 for s in before) - 2 * em)
 
