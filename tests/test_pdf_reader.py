@@ -177,35 +177,34 @@ def test_lines_of_a_double_spaced_manuscript_make_one_paragraph():
     assert [len(b) for b in blocks(lines[:1] + lines[6:7])] == [1, 1]  # no usual leading on the page: 0.5 sizes
 
 
-def test_notes_at_the_foot_are_read_after_their_calls(tmp_path):
+def _byline_and_notes(path: Path, notes: list[Run]) -> list[str]:
+    """The zone texts of a page with a byline calling marks 1, 2 and *, a body, and ``notes`` at its foot."""
     body = [Run(72, 200 + 14 * i, f"Body text of the article, line {i}, set in the page's own type.", 10)
             for i in range(20)]
-    pdf = make_pdf(tmp_path / "notes.pdf", [[
+    pdf = make_pdf(path, [[
         Run(72, 100, "Notes After Their Calls", 16, "B"),
         Run(72, 130, "Ada Lovelace", 11), Run(136.5, 130, "1", 7, rise=4),
-        Run(150, 130, "Charles Babbage", 11), Run(231, 130, "*", 7, rise=4),
-        *body,
+        Run(150, 130, "Charles Babbage", 11), Run(231, 130, "2*", 7, rise=4),
+        *body, *notes]])
+    with PDFiumReader() as reader:
+        return reader.read(pdf).zones["text"].tolist()
+
+
+def test_notes_at_the_foot_are_read_after_their_calls(tmp_path):
+    texts = _byline_and_notes(tmp_path / "notes.pdf", [
         Run(72, 700, "1 Department of Analytical Engines, University of London, UK", 8),
         Run(72, 715, "* Correspondence: ada@example.org", 8),
-        Run(72, 730, "3 A note whose call is nowhere on the page", 8)]])
-    with PDFiumReader() as reader:
-        texts = reader.read(pdf).zones["text"].tolist()
-    byline = texts.index("Ada Lovelace 1 Charles Babbage*")
+        Run(72, 730, "3 A note whose call is nowhere on the page", 8)])
+    byline = texts.index("Ada Lovelace 1 Charles Babbage 2*")
     assert texts[byline + 1].startswith("1 Department") and texts[byline + 2].startswith("* Correspondence")
     assert texts[byline + 3].startswith("Body text") and texts[-1].startswith("3 A note")
 
 
 def test_a_mark_drawn_apart_opens_its_note(tmp_path):
-    body = [Run(72, 200 + 14 * i, f"Body text of the article, line {i}, set in the page's own type.", 10)
-            for i in range(20)]
-    pdf = make_pdf(tmp_path / "mark.pdf", [[
-        Run(72, 100, "A Mark Apart", 16, "B"),
-        Run(72, 130, "Ada Lovelace", 11), Run(136.5, 130, "2", 7, rise=4),
-        *body,
-        Run(72, 700, "2", 6, rise=2), Run(88, 700, "Department of Analytical Engines, University of London, UK", 8)]])
-    with PDFiumReader() as reader:
-        texts = reader.read(pdf).zones["text"].tolist()
-    assert texts[texts.index("Ada Lovelace 2") + 1] == "2 Department of Analytical Engines, University of London, UK"
+    texts = _byline_and_notes(tmp_path / "mark.pdf", [
+        Run(72, 700, "2", 6, rise=2), Run(88, 700, "Department of Analytical Engines, University of London, UK", 8)])
+    byline = texts.index("Ada Lovelace 1 Charles Babbage 2*")
+    assert texts[byline + 1] == "2 Department of Analytical Engines, University of London, UK"
 
 
 def test_a_paragraph_broken_by_a_column_is_one_zone_read_before_the_notes_under_it(tmp_path):
