@@ -146,10 +146,12 @@ def bands(segments: list[Segment]) -> list[list[Segment]]:
 def reading_order(segments: list[Segment], depth: int = COLUMN_DEPTH) -> list[Segment]:
     """A band's segments in reading order (see the module docstring); each column is read the same way
     again, down to ``depth`` levels of columns within columns."""
-    if len(segments) < 2:
-        return list(segments)
-    gutter = _gutter(segments)
-    if gutter is None:
+    return read_columns(segments, _gutter(segments) if len(segments) >= 2 else None, depth)
+
+
+def read_columns(segments: list[Segment], gutter: float | None, depth: int = COLUMN_DEPTH) -> list[Segment]:
+    """:func:`reading_order` with the band's gutter already found (:func:`column_offset` gives it)."""
+    if gutter is None or len(segments) < 2:
         return _rows(segments)
 
     def read(side: list[Segment]) -> list[Segment]:

@@ -25,7 +25,7 @@ from ..atomic import atomic_path
 from ..metadata import PageMeta
 from .base import Document, PageError
 from .pdf_layout import (GUTTER_SLACK, PageText, bands, block_text, blocks, column_offset, furniture,
-                         notes_after_calls, paragraphs, reading_order)
+                         notes_after_calls, paragraphs, read_columns)
 from .pdf_text import Char, Segment, page_chars, page_segments
 from .render import VIEWPORT_WIDTH
 from .sources import Limits, read_head, source_path
@@ -159,7 +159,7 @@ def pdf_zones(pages: list[PageText], source: str,
         shifts: list[float] = []  # each block's column offset
         for band in bands(kept):
             gutter, shift = column_offset(band)
-            for block in blocks(reading_order(band)):
+            for block in blocks(read_columns(band, gutter)):
                 right = gutter is not None and min(s.x0 for s in block) >= gutter - GUTTER_SLACK
                 page_blocks.append(block)
                 shifts.append(shift if right else 0.0)
