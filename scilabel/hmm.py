@@ -40,7 +40,9 @@ def _allowed_transitions(topology: str = "strict", schema: Schema | None = None)
     (abstract, other, abstract) has no path: in training data its gap -> component transition is
     dropped and counted. The end matter is entered from the component it follows or the gap after it
     (References, AR); its states follow one another in any order, with its loop state between them,
-    and leave to that gap (the loop state only back to an end-matter state).
+    and leave to that gap (the loop state only back to an end-matter state). A translation's state
+    (``schema.translated``) is entered from the component it follows, the gap after it and the other
+    translations that follow that component, and goes wherever that gap goes.
     """
     schema = _topology_schema(topology) if schema is None else schema
     n_states = len(schema.states)
@@ -73,6 +75,12 @@ def _allowed_transitions(topology: str = "strict", schema: Schema | None = None)
                 link(state, next_state)
     for src, dst in TOPOLOGIES[topology].links:
         link(src, dst)
+    for _, state, after in schema.translated:
+        gap = schema.gap_after[after]
+        allowed[schema.state_index[state]] |= allowed[schema.state_index[gap]]
+        for src in (schema.label_state[after], gap, state, *(other for _, other, a in schema.translated if a == after)):
+            link(src, state)
+        link(state, gap)
     allowed.setflags(write=False)
     return allowed
 
@@ -308,24 +316,26 @@ class ArticleHMM(BaseEstimator):
         self.transmat_[i, i] = stay
         self.transmat_[i, j] = p
 
-    def decode(self, log_emission: np.ndarray) -> tuple[float, np.ndarray]:
+    def decode(self, log_emission: np.ndarray, translatable: np.ndarray | None = None) -> tuple[float, np.ndarray]:
         """Viterbi: the most probable state path (indices into ``schema.states``) and its joint
         log-probability.
 
         ``log_emission`` has shape ``(n_zones, len(schema.emission_states))``, columns in
-        ``schema.STATES`` order; ``-inf`` marks impossible emissions. Raises ValueError when no state
-        path has non-zero probability.
+        ``schema.STATES`` order; ``-inf`` marks impossible emissions. ``translatable`` says which
+        zones may be in a translation's state (:attr:`~scilabel.schema.Schema.translated`): all when
+        None. Raises ValueError when no state path has non-zero probability.
         """
-        X = self._observations(log_emission)
+        X = self._observations(log_emission, translatable)
         if len(X) == 0:
             return 0.0, np.empty(0, dtype=np.intp)
         log_prob, states = self._hmm().decode(X, algorithm="viterbi")
         self._check_possible(log_prob)
         return float(log_prob), states
 
-    def posteriors(self, log_emission: np.ndarray) -> np.ndarray:
-        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, len(schema.states))``."""
-        X = self._observations(log_emission)
+    def posteriors(self, log_emission: np.ndarray, translatable: np.ndarray | None = None) -> np.ndarray:
+        """Forward-backward: P(state of zone t = j | all emissions), shape ``(n_zones, len(schema.states))``;
+        ``translatable`` as for :meth:`decode`."""
+        X = self._observations(log_emission, translatable)
         if len(X) == 0:
             return np.empty((0, len(self.schema.states)))
         with np.errstate(invalid="ignore"):  # NaN posteriors only when log_prob is -inf
@@ -333,8 +343,9 @@ class ArticleHMM(BaseEstimator):
         self._check_possible(log_prob)
         return posteriors
 
-    def _observations(self, log_emission: np.ndarray) -> np.ndarray:
-        """Validate a log-emission matrix, give every state its emission column, and encode -inf for hmmlearn."""
+    def _observations(self, log_emission: np.ndarray, translatable: np.ndarray | None = None) -> np.ndarray:
+        """Validate a log-emission matrix, give every state its emission column (a translation's state
+        none where a zone is not ``translatable``), and encode -inf for hmmlearn."""
         check_is_fitted(self)
         schema = self.schema
         X = np.asarray(log_emission, dtype=np.float64)
@@ -348,13 +359,16 @@ class ArticleHMM(BaseEstimator):
             if np.isposinf(X).any():
                 rows = np.flatnonzero(np.isposinf(X).any(axis=1)).tolist()
                 raise ValueError(f"log_emission contains +inf in rows {rows}")
-        if schema.end_states:
+        if len(schema.states) > n_columns:
             columns = schema.emission_columns
             emission, X = X, X[:, [read[0] for read in columns]]
             for state, read in enumerate(columns):
                 if len(read) > 1:
                     X[:, state] = np.max(emission[:, list(read)], axis=1)
         X = X + self.log_emission_offset_
+        if translatable is not None and schema.translation_states:
+            barred = np.flatnonzero(~np.asarray(translatable, dtype=bool))
+            X[np.ix_(barred, [schema.state_index[s] for s in schema.translation_states])] = -np.inf
         if not np.isfinite(X).all():
             X = np.where(X == -np.inf, _LOG_ZERO, X)
         if schema.end_states and len(X):

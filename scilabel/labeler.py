@@ -21,6 +21,7 @@ from .emission import EMISSIONS, Emission
 from .features import ZONE_COLUMNS, ZoneArrays, Zones, n_rows, page_codes
 from .features.evidence import DECLARED_COLUMN
 from .hmm import TRANSITION_SETTINGS, ArticleHMM
+from .languages import translatable
 from .layout_memory import LayoutMemory
 from .lines import line_units, merge_units
 from .metadata_evidence import MetadataEvidence
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 #: The layout of a fitted labeller's attributes. A model saved with another format is refused on load
 #: (:func:`scilabel.persistence.load_model`): retrain it. Bump this when a pickled class gains, loses or
 #: renames an attribute or parameter, and retrain the shipped models; no compatibility shims.
-MODEL_FORMAT = 5
+MODEL_FORMAT = 6
 _LABEL_OF_EMISSION_STATE = np.asarray(ARTICLE.label_position)  # the label of each emission column
 
 
@@ -209,15 +210,17 @@ class ZoneLabeler(BaseEstimator):
         The emission model does not see it, and the HMM counts no transition into or out of it (nor a
         start state there), so the page's path is broken at it.
 
-        The HMM counts the states of the topology's schema (end matter included); the emission model
-        learns each unit as the emission state that state reads.
+        The HMM counts the states of the topology's schema (end matter and translations included: a
+        zone's ``translation`` column names the component it prints in another language); the emission
+        model learns each unit as the emission state that state reads (a translated abstract as an abstract).
         """
         labels = np.asarray(zones["label"] if y is None else y, dtype=object)
         if len(labels) != len(zones):
             raise ValueError(f"{len(labels)} labels for {len(zones)} zones")
         pages = _pages(zones)
         emission = self._emission_model()
-        columns = _columns(zones, keep=(*emission.fit_columns, "class_path"), page_metadata=self.page_metadata)
+        columns = _columns(zones, keep=(*emission.fit_columns, "class_path", "translation"),
+                           page_metadata=self.page_metadata)
         columns["label"] = labels
         columns["masked"] = _masked(zones, labels)
         _, unit_columns = self._units(columns)
@@ -229,8 +232,10 @@ class ZoneLabeler(BaseEstimator):
         schema = hmm.schema
         states = np.empty(len(unit_zones), dtype=object)
         sequences = []
+        translated = unit_columns.pop("translation", None)
         for rows in _pages(unit_zones):
-            page_states = schema.labels_to_states(list(unit_labels[rows]))
+            page_states = schema.labels_to_states(list(unit_labels[rows]),
+                                                  None if translated is None else list(translated[rows]))
             states[rows] = [schema.emission_state[s] for s in page_states]
             sequences.append([None if masked else state for state, masked in zip(page_states, unit_masked[rows])])
         kept = np.flatnonzero(~unit_masked)
@@ -320,34 +325,36 @@ class ZoneLabeler(BaseEstimator):
     def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str]) -> tuple[PageLabels, np.ndarray]:
         """One page's labels (:meth:`_decode`) and the units passed over: the vetoes', and the repeats
         of what an article shows once (``printed_once``), found on a first decoding."""
-        page = self._decode(log_emission, over)
+        translated = translatable(texts)
+        page = self._decode(log_emission, over, translated)
         if self.sequence and self.printed_once:
             repeated = _repeats(texts, page.labels, self.printed_once)
             if repeated.any():
                 over = over | repeated
-                page = self._decode(log_emission, over)
+                page = self._decode(log_emission, over, translated)
         return page, over
 
     def _path_schema(self) -> Schema:
         """The schema of the decoded states: the HMM's, or the emission's when zones are labelled alone."""
         return self.hmm_.schema if self.sequence else ARTICLE
 
-    def _state_posterior(self, log_emission: np.ndarray) -> np.ndarray:
-        """(n, n_states) probabilities of ``_path_schema().states``: HMM forward-backward, or normalised
-        emission x prior."""
+    def _state_posterior(self, log_emission: np.ndarray, translatable: np.ndarray | None = None) -> np.ndarray:
+        """(n, n_states) probabilities of ``_path_schema().states``: HMM forward-backward (translations'
+        states only for ``translatable`` zones), or normalised emission x prior."""
         if self.sequence:
-            return self.hmm_.posteriors(log_emission)
+            return self.hmm_.posteriors(log_emission, translatable)
         scores = log_emission + self.emission_.state_log_prior_
         posterior = np.exp(scores - scores.max(axis=1, keepdims=True))
         return posterior / posterior.sum(axis=1, keepdims=True)
 
-    def _decode(self, log_emission: np.ndarray, over: np.ndarray) -> PageLabels:
+    def _decode(self, log_emission: np.ndarray, over: np.ndarray, translatable: np.ndarray | None = None) -> PageLabels:
         """One page's states, labels and confidences; the units ``over`` marks are left out of the
-        path and labelled ``other``, in the gap state where they stand."""
+        path and labelled ``other``, in the gap state where they stand; only ``translatable`` units
+        (:func:`scilabel.languages.translatable`) may be in a translation's state."""
         schema = self._path_schema()
         if self.sequence and over.any():
             kept = np.flatnonzero(~over)
-            page = self._decode(log_emission[kept], over[kept])
+            page = self._decode(log_emission[kept], over[kept], None if translatable is None else translatable[kept])
             labels = np.full(len(over), "other", dtype=object)
             labels[kept] = page.labels
             states = schema.labels_to_states(list(labels))
@@ -356,9 +363,9 @@ class ZoneLabeler(BaseEstimator):
             confidence = np.ones(len(over))
             confidence[kept] = page.confidence
             return PageLabels(states, list(labels), confidence)
-        posterior = self._state_posterior(log_emission)
+        posterior = self._state_posterior(log_emission, translatable)
         if self.sequence:
-            _, path = self.hmm_.decode(log_emission)
+            _, path = self.hmm_.decode(log_emission, translatable)
         else:
             path = (log_emission + self.emission_.state_log_prior_).argmax(axis=1)
         label_of_state = np.asarray(schema.label_position)
@@ -388,8 +395,9 @@ class ZoneLabeler(BaseEstimator):
                 page_over = self._decode_page(log_emission[first:last], page_over, texts[first:last])[1]
             proba = np.zeros((last - first, len(LABELS)))
             proba[page_over, LABELS.index("other")] = 1.0
-            proba[~page_over] = _label_posterior(self._state_posterior(log_emission[first:last][~page_over]),
-                                                 self._path_schema())
+            translated = translatable(texts[first:last])[~page_over]
+            proba[~page_over] = _label_posterior(
+                self._state_posterior(log_emission[first:last][~page_over], translated), self._path_schema())
             out[rows] = proba[units - first]
         return out
 

@@ -94,6 +94,11 @@ class Schema:
         already past ``earlier``).
     end_matter
         Components printed again after ``end_matter.after``, each with a state of its own, or None.
+    translated
+        ``(component, state, after)``: a state for a component printed again in another language after
+        the component ``after`` (a bilingual page's translated title after its title, the translated
+        abstract's heading and text after its abstract). It reads the component's emissions and emits
+        ``other``: the gold, as publishers' records, has the main language's title and abstract only.
     """
 
     components: tuple[Component, ...]
@@ -101,6 +106,7 @@ class Schema:
     other: str = "other"
     late: tuple[tuple[str, str], ...] = ()
     end_matter: EndMatter | None = None
+    translated: tuple[tuple[str, str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for kind, names in (("label", self.labels), ("state", self.states)):
@@ -115,6 +121,9 @@ class Schema:
             unknown = sorted(named - set(self.major_labels))
             if unknown:
                 raise ValueError(f"the end matter must name component labels, unknown: {unknown}")
+        unknown = sorted({lab for lab, _, after in self.translated for lab in (lab, after)} - set(self.major_labels))
+        if unknown:
+            raise ValueError(f"translations must name component labels, unknown: {unknown}")
 
     @cached_property
     def labels(self) -> tuple[str, ...]:
@@ -149,9 +158,14 @@ class Schema:
         return (*(state for _, state in self.end_matter.states), self.end_matter.loop)
 
     @cached_property
+    def translation_states(self) -> tuple[str, ...]:
+        """The states of components printed again in another language (none without ``translated``)."""
+        return tuple(state for _, state, _ in self.translated)
+
+    @cached_property
     def states(self) -> tuple[str, ...]:
-        """The HMM's states: :attr:`emission_states`, then :attr:`end_states`."""
-        return (*self.emission_states, *self.end_states)
+        """The HMM's states: :attr:`emission_states`, then :attr:`end_states` and :attr:`translation_states`."""
+        return (*self.emission_states, *self.end_states, *self.translation_states)
 
     @cached_property
     def emission_state(self) -> dict[str, str]:
@@ -161,6 +175,7 @@ class Schema:
         if self.end_matter is not None:
             read |= {state: self.label_state[lab] for lab, state in self.end_matter.states}
             read[self.end_matter.loop] = self.gap_after[self.end_matter.after]
+        read |= {state: self.label_state[lab] for lab, state, _ in self.translated}
         return read
 
     @cached_property
@@ -224,7 +239,7 @@ class Schema:
         """Field label -> the state whose word model that field's collection feeds."""
         return {label: self.label_state[label] for label in self.field_labels}
 
-    def labels_to_states(self, labels: Sequence[str]) -> list[str]:
+    def labels_to_states(self, labels: Sequence[str], translated: Sequence[str | None] | None = None) -> list[str]:
         """Map a page's zone labels to HMM states, deterministically by position.
 
         A component label maps to its own state. An ``other`` zone maps to the gap after the last
@@ -237,6 +252,10 @@ class Schema:
         a zone of ``end_matter.after``; an ``other`` zone after an end-matter zone is the end matter's
         loop state when the next component zone is end matter too, else the gap after
         ``end_matter.after`` (AR: the end matter is over).
+
+        ``translated`` names, per zone, the component an ``other`` zone prints in another language (or
+        None); such a zone maps to that translation's state (:attr:`translated`) once the page has shown
+        the component it follows.
         """
         unknown = set(labels) - set(self.labels)
         if unknown:
@@ -252,8 +271,12 @@ class Schema:
         previous: str | None = None
         seen: set[str] = set()
         in_end = False  # the last component zone was end matter
+        translation = {lab: (state, after) for lab, state, after in self.translated}
         for i, lab in enumerate(labels):
-            if lab in end and self.end_matter.after in seen:
+            of = translated[i] if translated is not None and lab == self.other else None
+            if of in translation and translation[of][1] in seen:
+                states.append(translation[of][0])
+            elif lab in end and self.end_matter.after in seen:
                 states.append(end[lab])
                 in_end = True
             elif lab != self.other:
@@ -342,8 +365,12 @@ class Topology:
 #: too: the byline's names beside their addresses (Nature's "Author information"), counted once by the
 #: gold, in the byline. The names are not an end-matter component of their own: labelled ``authors``
 #: there (a page without a byline), they were read as authors on pages whose byline the gold already counts.
+#: And a bilingual page's translations: its title in another language after its title (TransTitle), its
+#: abstract's heading and text after its abstract (TransAbstractHeading, TransAbstract), labelled ``other``.
 ARTICLE_END_MATTER = replace(ARTICLE, end_matter=EndMatter(
-    states=(("affiliations", "EndAffiliations"),), loop="BEM", repeats=("authors",)))
+    states=(("affiliations", "EndAffiliations"),), loop="BEM", repeats=("authors",)),
+    translated=(("title", "TransTitle", "title"), ("abstract_heading", "TransAbstractHeading", "abstract"),
+                ("abstract", "TransAbstract", "abstract")))
 
 #: Topology name -> its states and links.
 TOPOLOGIES: dict[str, Topology] = {

@@ -29,6 +29,8 @@ INLINE_DISPLAYS = frozenset(
 #: their own display ("block math" for every token of an inline formula), and break no line.
 MATH_DISPLAYS = frozenset({"math", "block math", "inline math"})
 LABEL_ATTR = "data-scilabel"
+#: Marks a generated page's translation of a component (:mod:`scilabel.corpus.translations`).
+TRANSLATION_ATTR = "data-scilabel-translation"
 #: Classes of an element kept in its :func:`_step` (a page's class lists can be long).
 STEP_CLASSES = 3
 _DIGITS = re.compile(r"[0-9]+")
@@ -55,6 +57,9 @@ class Zone:
     struct: str | None = None  #: gold structure role (section heading, paragraph, caption ...)
     ref_id: str | None = None  #: gold: id of the reference entry this zone belongs to
     cites: tuple[str, ...] = field(default_factory=tuple)  #: gold: reference ids cited in the zone
+    #: gold: the component this zone prints in another language (``title``, ``abstract_heading``,
+    #: ``abstract``: a bilingual page's translations, labelled ``other``), else None
+    translation: str | None = None
 
 
 class _Walk:
@@ -67,6 +72,7 @@ class _Walk:
         self.content = [False] * n
         self.struct: list[str | None] = [None] * n
         self.ref_id: list[str | None] = [None] * n
+        self.translation: list[str | None] = [None] * n
         self.in_link = [False] * n
         self.in_sup = [False] * n
         self.annotated = False
@@ -78,6 +84,7 @@ class _Walk:
                 self.depth[i] = self.depth[p] + 1
                 self.label[i], self.content[i], self.struct[i] = self.label[p], self.content[p], self.struct[p]
                 self.ref_id[i], self.in_link[i], self.in_sup[i] = self.ref_id[p], self.in_link[p], self.in_sup[p]
+                self.translation[i] = self.translation[p]
             if node.is_text:
                 continue
             attrs = node.attrs
@@ -90,6 +97,7 @@ class _Walk:
                 self.content[i] = True
             self.struct[i] = attrs.get("data-scilabel-struct", self.struct[i])
             self.ref_id[i] = attrs.get("data-scilabel-ref", self.ref_id[i]) or None
+            self.translation[i] = attrs.get(TRANSLATION_ATTR, self.translation[i]) or None
             self.in_link[i] = self.in_link[i] or (node.tag == "a" and "href" in attrs)
             self.in_sup[i] = self.in_sup[i] or node.tag == "sup"
 
@@ -167,6 +175,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
     sizes: dict[float, int] = {}
     weights: dict[int, int] = {}
     labels: dict[str, int] = {}
+    translated: dict[str | None, int] = {}
     link = sup = italic = 0
     content_chars = 0
     for i in texts:
@@ -176,6 +185,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         weights[style.font_weight] = weights.get(style.font_weight, 0) + n_chars
         label = facts.label[i] or "other"
         labels[label] = labels.get(label, 0) + n_chars
+        translated[facts.translation[i]] = translated.get(facts.translation[i], 0) + n_chars
         link += n_chars * facts.in_link[i]
         sup += n_chars * facts.in_sup[i]
         italic += n_chars * (style.font_style == "italic")
@@ -202,6 +212,7 @@ def _make_zone(nodes: list[Node], run: list[int], facts: _Walk) -> Zone | None:
         struct=facts.struct[first],
         ref_id=facts.ref_id[first],
         cites=_cited_ids(nodes, run) if facts.cited else (),
+        translation=max(translated, key=translated.__getitem__),
     )
 
 

@@ -197,13 +197,15 @@ WITH_END_AUTHORS = dataclasses.replace(ARTICLE, end_matter=EndMatter(
 
 def test_end_matter_states_follow_the_emission_states_and_read_their_components():
     end = ARTICLE_END_MATTER
-    assert end.emission_states == STATES and end.states == (*STATES, *end.end_states)
+    assert end.emission_states == STATES and end.states == (*STATES, *end.end_states, *end.translation_states)
+    assert end.translation_states == ("TransTitle", "TransAbstractHeading", "TransAbstract")
     assert end.end_states == ("EndAffiliations", "BEM")
     assert end.labels == LABELS and end.gap_states == (*GAP_STATES, "BEM") and end.label_state == LABEL_STATE
     for schema in (end, WITH_END_AUTHORS):
         for state in schema.states:
             read = schema.emission_state[state]
-            assert read in STATES and schema.state_label[state] == STATE_LABEL[read]
+            emitted = "other" if state in schema.translation_states else STATE_LABEL[read]  # a translation's
+            assert read in STATES and schema.state_label[state] == emitted
             assert schema.emission_columns[schema.state_index[state]][0] == STATE_INDEX[read]
             assert LABELS[schema.label_position[schema.state_index[state]]] == schema.state_label[state]
     assert end.emission_state["EndAffiliations"] == "Affiliations" and end.emission_state["BEM"] == "AR"

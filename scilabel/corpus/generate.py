@@ -26,6 +26,7 @@ from scilabel.corpus.meta_tags import declare, meta_tags
 from scilabel.corpus.platforms import PLATFORMS, PageDropped
 from scilabel.corpus.templates import FAMILIES, Family, PageContext, RelatedItem
 from scilabel.corpus.templates.base import short_authors
+from scilabel.corpus.translations import in_languages
 from scilabel.schema import MAJOR_LABELS
 
 log = logging.getLogger(__name__)
@@ -180,6 +181,8 @@ def generate_corpus(
             context = page_context(art, pools[split], page_rng(seed, family, art.article_id, "context"))
             try:
                 html = ALL_FAMILIES[family].render(art, page_rng(seed, family, art.article_id), context)
+                if family in FAMILIES:  # a platform prints the article's translations as its templates do
+                    html = in_languages(html, art)
             except PageDropped as exc:
                 log.info("dropped %s/%s: %s", family, art.article_id, exc)
                 dropped.append({"family": family, "article_id": art.article_id, "reason": str(exc)})

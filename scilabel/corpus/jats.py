@@ -36,6 +36,7 @@ _RANGE_GLUE = re.compile(r"^\s*[\])]?\s*[–—−-]\s*[\[(]?\s*$")
 #: Elements that become their own blocks (or are dropped) rather than paragraph text.
 _FLOATS = {"fig", "table-wrap", "fig-group", "table-wrap-group"}
 _SKIP_INLINE = {"supplementary-material", "media", "graphic", "inline-graphic", "boxed-text", "object-id"}
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 #: Abstract types that are never the main abstract (digests, teasers, table-of-contents blurbs).
 _SECONDARY_ABSTRACTS = {
     "summary",
@@ -135,6 +136,17 @@ class AbstractSection:
 
 
 @dataclass
+class Translation:
+    """The article's title and abstract in another language (``trans-title-group`` and
+    ``trans-abstract``, or a translation sub-article's front stub), as a bilingual journal prints them
+    after the article's own."""
+
+    language: str
+    title: str = ""
+    abstract: list[AbstractSection] = field(default_factory=list)
+
+
+@dataclass
 class Author:
     name: str
     given: str = ""
@@ -208,6 +220,9 @@ class Article:
     pages: str = ""
     author_notes: list[str] = field(default_factory=list)
     correspondence: list[str] = field(default_factory=list)
+    #: the article's language (its ``xml:lang``; "" when the JATS does not say)
+    language: str = ""
+    translations: list[Translation] = field(default_factory=list)
 
     @property
     def abstract_text(self) -> str:
@@ -760,8 +775,34 @@ def _main_abstract(meta: etree._Element, reader: _Reader) -> list[AbstractSectio
     main = next((a for a in abstracts if a.get("abstract-type") is None), None)
     if main is None:  # some publishers type their only abstract ("short", "abstract")
         main = next((a for a in abstracts if a.get("abstract-type") not in _SECONDARY_ABSTRACTS), None)
-    if main is None:
-        return []
+    return [] if main is None else _abstract_parts(main, reader)
+
+
+def _translations(article: etree._Element, meta: etree._Element, language: str, reader: _Reader) -> list[Translation]:
+    """The article's title and abstract in each other language, in the order the JATS gives them."""
+    found: dict[str, Translation] = {}
+
+    def add(lang: str | None, title: str = "", abstract: list[AbstractSection] | None = None) -> None:
+        if not lang or lang == language:
+            return
+        got = found.setdefault(lang, Translation(lang))
+        got.title = got.title or title
+        got.abstract = got.abstract or (abstract or [])
+
+    for group in meta.iterfind("title-group/trans-title-group"):
+        add(group.get(_XML_LANG), title=_text(group.find("trans-title")))
+    for abstract in meta.iterfind("trans-abstract"):
+        add(abstract.get(_XML_LANG), abstract=_abstract_parts(abstract, reader))
+    for sub in article.iterfind("sub-article[@article-type='translation']"):
+        stub = sub.find("front-stub")
+        if stub is not None:
+            main = stub.find("abstract")
+            add(sub.get(_XML_LANG), title=_text(stub.find("title-group/article-title")),
+                abstract=[] if main is None else _abstract_parts(main, reader))
+    return [t for t in found.values() if t.title or t.abstract]
+
+
+def _abstract_parts(main: etree._Element, reader: _Reader) -> list[AbstractSection]:
     parts: list[AbstractSection] = []
     loose = [c for c in main if _local(c) not in ("sec", "title", "label")]
     if loose:
@@ -866,6 +907,7 @@ def parse_jats(path: str | Path, article_id: str | None = None) -> Article:
     reader = _Reader(refs)
     authors, affs = _authors(meta)
     abstract = _main_abstract(meta, reader)
+    language = (article.get(_XML_LANG) or "").lower()
     sections = reader.body_sections(article.find("body"), back)
     floats = article.find("floats-group")
     if floats is not None:
@@ -897,6 +939,8 @@ def parse_jats(path: str | Path, article_id: str | None = None) -> Article:
         correspondence=[
             t for t in (_text(c, frozenset({"label"})) for c in meta.iterfind("author-notes/corresp")) if t
         ],
+        language=language,
+        translations=_translations(article, meta, language, reader),
     )
 
 

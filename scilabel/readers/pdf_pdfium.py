@@ -46,7 +46,7 @@ _LOAD_ERRORS = {
     6: "an encrypted PDF (unsupported security handler)",
 }
 #: The gold columns besides ``label``: empty, since a PDF carries no annotations.
-_GOLD = {"content": False, "struct": None, "ref_id": None, "cites": ""}
+_GOLD = {"content": False, "struct": None, "ref_id": None, "cites": "", "translation": None}
 
 
 class PDFiumReader:
