@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import csv
+from functools import lru_cache
 from pathlib import Path
 
 from lxml import html as lxml_html
@@ -28,6 +29,7 @@ _INLINE = {"span", "a", "b", "strong", "em", "i", "font", "small", "sup", "sub",
 _GOLD_ATTRIBUTES = ("data-scilabel", "data-scilabel-content", "data-scilabel-struct", "data-scilabel-cite")
 
 
+@lru_cache(maxsize=1)
 def abstract_headings() -> dict[str, str]:
     """Language code -> an abstract's heading in that language."""
     with HEADINGS_FILE.open(encoding="utf-8", newline="") as handle:
