@@ -316,16 +316,18 @@ class ZoneLabeler(BaseEstimator):
         results = []
         for units in page_units:
             first, last = units.min(), units.max() + 1
-            page, _ = self._decode_page(log_emission[first:last], over[first:last], texts[first:last])
+            page_texts = texts[first:last]
+            page, _ = self._decode_page(log_emission[first:last], over[first:last], page_texts, translatable(page_texts))
             local = units - first
             results.append(PageLabels([page.states[u] for u in local], [page.labels[u] for u in local],
                                       page.confidence[local]))
         return results
 
-    def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str]) -> tuple[PageLabels, np.ndarray]:
-        """One page's labels (:meth:`_decode`) and the units passed over: the vetoes', and the repeats
-        of what an article shows once (``printed_once``), found on a first decoding."""
-        translated = translatable(texts)
+    def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str],
+                     translated: np.ndarray) -> tuple[PageLabels, np.ndarray]:
+        """One page's labels (:meth:`_decode`, ``translated`` its units that may be translations) and the
+        units passed over: the vetoes', and the repeats of what an article shows once (``printed_once``),
+        found on a first decoding."""
         page = self._decode(log_emission, over, translated)
         if self.sequence and self.printed_once:
             repeated = _repeats(texts, page.labels, self.printed_once)
@@ -391,13 +393,13 @@ class ZoneLabeler(BaseEstimator):
         for rows, units in zip(_pages(zones), page_units):
             first, last = units.min(), units.max() + 1
             page_over = over[first:last] if self.sequence else np.zeros(last - first, dtype=bool)
+            translated = translatable(texts[first:last])
             if self.sequence and self.printed_once:  # the repeats are found on a decoding of the page
-                page_over = self._decode_page(log_emission[first:last], page_over, texts[first:last])[1]
+                page_over = self._decode_page(log_emission[first:last], page_over, texts[first:last], translated)[1]
             proba = np.zeros((last - first, len(LABELS)))
             proba[page_over, LABELS.index("other")] = 1.0
-            translated = translatable(texts[first:last])[~page_over]
             proba[~page_over] = _label_posterior(
-                self._state_posterior(log_emission[first:last][~page_over], translated), self._path_schema())
+                self._state_posterior(log_emission[first:last][~page_over], translated[~page_over]), self._path_schema())
             out[rows] = proba[units - first]
         return out
 
