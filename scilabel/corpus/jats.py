@@ -223,6 +223,8 @@ class Article:
     #: the article's language (its ``xml:lang``; "" when the JATS does not say)
     language: str = ""
     translations: list[Translation] = field(default_factory=list)
+    #: the reference list's title as printed ("References", "Referências"; "" when the JATS gives none)
+    references_title: str = ""
 
     @property
     def abstract_text(self) -> str:
@@ -941,6 +943,8 @@ def parse_jats(path: str | Path, article_id: str | None = None) -> Article:
         ],
         language=language,
         translations=_translations(article, meta, language, reader),
+        references_title=next((t for t in (_text(el) for el in ([] if back is None else back.iterfind(".//ref-list/title")))
+                               if t), ""),
     )
 
 

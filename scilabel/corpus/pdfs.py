@@ -7,10 +7,13 @@ most paragraphs and on the one holding the references), the front matter staying
 PDFs get a running head (the page's title) and page numbers in the margins, as a journal's do.
 
 The gold travels in the text's colour: before printing, every element's text is coloured with the code
-of its gold label (:func:`label_colour`: near-black shades of blue); the PDF reader reads each
-character's fill colour back, and a zone's gold is the label most of its characters carry
-(:func:`label_of`). Nothing is matched by text, so the gold is exact for whatever zones the reader cuts;
-text the page did not label (the running head, page numbers) reads as ``other``.
+of its gold label in the blue channel and of its structure kind (heading, paragraph, list item,
+caption, footnote, table cell, else noise: :data:`STRUCT_KINDS`) in the green one (:func:`gold_colour`:
+near-black shades); the PDF reader reads each character's fill colour back, and a zone's gold is the
+label and the kind most of its characters carry (:func:`gold_of`: the zones' ``label``, ``struct`` and
+``content`` columns, as the block model's training reads them from a web page). Nothing is matched by
+text, so the gold is exact for whatever zones the reader cuts; text the page did not label (the running
+head, page numbers) reads as ``other`` and noise.
 
     python -m scilabel.corpus.pdfs --corpus build/corpus --out build/pdfcorpus --per-family 12
 
@@ -33,24 +36,39 @@ from ..readers.base import PageError
 from ..readers.pdf_pdfium import PDFiumReader, pdf_zones
 from ..readers.pdf_text import Char
 from ..schema import LABELS
+from ..structure.blocks import TABLE_CELL
+from ..structure.evaluation import BODY_KINDS
 from .dataset import MANIFEST_FILE, write_dataset
 
 log = logging.getLogger(__name__)
 
 #: Step between two labels' codes in the blue channel of the text colour.
 COLOUR_STEP = 16
+#: Structure kinds a printed page's text carries (its code is the index): the block model's kinds.
+STRUCT_KINDS = ("noise", *BODY_KINDS, TABLE_CELL)
 #: The layouts a page is printed in.
 LAYOUTS = ("1col", "2col")
 #: Colours every element's text with its gold label's code; with ``twoColumns``, sets the body and the
 #: reference list in two columns. Runs in the page before printing.
-_PRINT_JS = """({codes, twoColumns}) => {
-  for (const el of document.body.querySelectorAll("*")) {
+_PRINT_JS = """({labels, kinds, bodyKinds, twoColumns}) => {
+  const kindOf = el => {
+    if (!el.closest("[data-scilabel-content]")) return "noise";
+    const holder = el.closest("[data-scilabel-struct]");
+    const struct = holder ? holder.getAttribute("data-scilabel-struct") : "";
+    if (bodyKinds.includes(struct)) return struct;
+    if (struct === "section") return el.closest("td, th") ? "table" : "item";
+    return "noise";
+  };
+  const colour = el => {
     const holder = el.closest("[data-scilabel]");
     const label = holder ? holder.getAttribute("data-scilabel").trim() : "other";
-    el.style.setProperty("color", codes[label] || codes.other, "important");
-    el.style.setProperty("-webkit-text-fill-color", codes[label] || codes.other, "important");
+    return `rgb(0, ${kinds[kindOf(el)]}, ${labels[label] || labels.other})`;
+  };
+  for (const el of document.body.querySelectorAll("*")) {
+    el.style.setProperty("color", colour(el), "important");
+    el.style.setProperty("-webkit-text-fill-color", colour(el), "important");
   }
-  document.body.style.setProperty("color", codes.other, "important");
+  document.body.style.setProperty("color", colour(document.body), "important");
   if (!twoColumns) return;
   const columns = el => {
     el.style.setProperty("column-count", "2", "important");
@@ -71,23 +89,39 @@ _PRINT_JS = """({codes, twoColumns}) => {
 }"""
 
 
-def label_colour(label: str) -> str:
-    """The CSS colour carrying ``label`` (a label of :data:`~scilabel.schema.LABELS`)."""
-    return f"rgb(0, 0, {COLOUR_STEP * (LABELS.index(label) + 1)})"
+def gold_colour(label: str, kind: str = "noise") -> str:
+    """The CSS colour carrying ``label`` (of :data:`~scilabel.schema.LABELS`) and structure ``kind`` (of
+    :data:`STRUCT_KINDS`)."""
+    return f"rgb(0, {_code(STRUCT_KINDS.index(kind))}, {_code(LABELS.index(label) + 1)})"
 
 
-def colour_label(colour: int) -> str:
-    """The label a character's fill colour (0xRRGGBB) carries: ``other`` for any colour not a label's code."""
-    if colour >> 8:
-        return "other"
-    code, rest = divmod(colour + COLOUR_STEP // 4, COLOUR_STEP)
-    return LABELS[code - 1] if rest <= COLOUR_STEP // 2 and 1 <= code <= len(LABELS) else "other"
+def _code(n: int) -> int:
+    return COLOUR_STEP * n
 
 
-def label_of(chars: list[Char]) -> str:
-    """A zone's gold: the label most of its characters carry."""
-    counts = Counter(colour_label(c.colour) for c in chars)
-    return counts.most_common(1)[0][0] if counts else "other"
+def _decode(channel: int, count: int) -> int | None:
+    """The code a colour channel carries (rounding in the PDF allowed), None when it carries none."""
+    code, rest = divmod(channel + COLOUR_STEP // 4, COLOUR_STEP)
+    return code if rest <= COLOUR_STEP // 2 and 0 <= code < count else None
+
+
+def colour_gold(colour: int) -> tuple[str, str]:
+    """The label and the structure kind a character's fill colour (0xRRGGBB) carries: ``other`` and noise
+    for a colour that is not a gold code."""
+    label = _decode(colour & 0xFF, len(LABELS) + 1)
+    kind = _decode((colour >> 8) & 0xFF, len(STRUCT_KINDS))
+    if colour >> 16 or not label or kind is None:
+        return "other", "noise"
+    return LABELS[label - 1], STRUCT_KINDS[kind]
+
+
+def gold_of(chars: list[Char]) -> dict:
+    """A zone's gold: the label and the structure kind most of its characters carry (``label``, ``struct``
+    and ``content`` columns)."""
+    golds = [colour_gold(c.colour) for c in chars]
+    label = Counter(g[0] for g in golds).most_common(1)[0][0] if golds else "other"
+    kind = Counter(g[1] for g in golds).most_common(1)[0][0] if golds else "noise"
+    return {"label": label, "struct": None if kind == "noise" else kind, "content": kind != "noise"}
 
 
 @dataclass(frozen=True)
@@ -129,8 +163,9 @@ class Printer:
             page.set_default_timeout(self.timeout * 1000)
             page.set_content(job.html.read_text(encoding="utf-8"), wait_until="load")
             page.emulate_media(media="print")
-            codes = {label: label_colour(label) for label in LABELS}
-            page.evaluate(_PRINT_JS, {"codes": codes, "twoColumns": job.layout == "2col"})
+            page.evaluate(_PRINT_JS, {"labels": {label: _code(i + 1) for i, label in enumerate(LABELS)},
+                                      "kinds": {kind: _code(i) for i, kind in enumerate(STRUCT_KINDS)},
+                                      "bodyKinds": list(BODY_KINDS), "twoColumns": job.layout == "2col"})
             title = (page.title() or "")[:80].replace("&", "&amp;").replace("<", "&lt;")
             style = "font-size:8px;width:100%;text-align:center;color:#000"
             job.pdf.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +200,7 @@ def print_corpus(corpus: Path, out: Path, per_family: int = 12, seed: int = 0, m
                 try:
                     if not job.pdf.exists():  # printed by an earlier run: read again only
                         printer.print(job)
-                    zones = pdf_zones(reader.read_pages(job.pdf), document, label_of=label_of)
+                    zones = pdf_zones(reader.read_pages(job.pdf), document, gold_of=gold_of)
                 except (PageError, OSError, RuntimeError) as exc:
                     log.warning("%s (%s): %s", row.path, layout, str(exc).splitlines()[0])
                     continue

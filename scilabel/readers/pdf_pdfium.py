@@ -45,7 +45,8 @@ _LOAD_ERRORS = {
     4: "an encrypted PDF (needs a password)",
     6: "an encrypted PDF (unsupported security handler)",
 }
-#: The gold columns besides ``label``: empty, since a PDF carries no annotations.
+#: The gold columns besides ``label``: empty, since a PDF carries no annotations (a printed page's
+#: ``struct`` and ``content`` come from its colours).
 _GOLD = {"content": False, "struct": None, "ref_id": None, "cites": "", "translation": None}
 
 
@@ -145,10 +146,11 @@ class PDFiumReader:
 
 
 def pdf_zones(pages: list[PageText], source: str,
-              label_of: Callable[[list[Char]], str] | None = None) -> pd.DataFrame:
+              gold_of: Callable[[list[Char]], dict] | None = None) -> pd.DataFrame:
     """The zones frame of a PDF's pages: furniture left out, each page in reading order and cut into
-    blocks, the pages stacked at the viewport width (see the module docstring). ``label_of`` gives a
-    zone's gold label from its characters, for a PDF printed with its gold (:mod:`scilabel.corpus.pdfs`)."""
+    blocks, the pages stacked at the viewport width (see the module docstring). ``gold_of`` gives a
+    zone's gold columns (``label``, ``struct``, ``content``) from its characters, for a PDF printed with its
+    gold (:mod:`scilabel.corpus.pdfs`)."""
     parts: list[tuple[list[Segment], int, float, float, float]] = []  # block, page, scale, offset, column offset
     loose: list[bool] = []
     offset = 0.0
@@ -168,9 +170,10 @@ def pdf_zones(pages: list[PageText], source: str,
         loose += [i in notes for i in order]
         offset += page.height * scale
     groups = paragraphs([block for block, *_ in parts], [number for _, number, *_ in parts], loose)
-    rows = [_zone_row([parts[i][0] for i in group], *parts[group[0]][1:], label_of) for group in groups]
+    rows = [_zone_row([parts[i][0] for i in group], *parts[group[0]][1:], gold_of) for group in groups]
     frame = pd.DataFrame(rows, columns=["text", "x", "y", "w", "h", "column_offset", "font_size", "font_weight",
-                                        "italic_chars", "sup_chars", "link_chars", "page", "chars", "label"])
+                                        "italic_chars", "sup_chars", "link_chars", "page", "chars", "label",
+                                        *(("struct", "content") if gold_of else ())])
     frame = frame[frame["text"].str.strip().astype(bool)].drop(columns="chars").reset_index(drop=True)
     frame.insert(0, "document", source)
     frame.insert(1, "page", frame.pop("page").astype(int))
@@ -186,7 +189,7 @@ def pdf_zones(pages: list[PageText], source: str,
 
 
 def _zone_row(parts: list[list[Segment]], page: int, scale: float, offset: float, shift: float,
-              label_of: Callable[[list[Char]], str] | None) -> dict:
+              gold_of: Callable[[list[Char]], dict] | None) -> dict:
     """One zone's row of the zones frame from its blocks (a paragraph's parts on both sides of a column
     or page break): their text and type, the first part's box at the viewport's scale and column offset."""
     block = [seg for part in parts for seg in part]
@@ -207,7 +210,7 @@ def _zone_row(parts: list[list[Segment]], page: int, scale: float, offset: float
         "font_weight": max(weights, key=weights.__getitem__),
         "italic_chars": sum(s.italic_chars for s in block), "sup_chars": sum(s.sup_chars for s in block),
         "link_chars": 0, "page": page, "chars": len(chars),
-        "label": label_of(chars) if label_of else None,
+        **(gold_of(chars) if gold_of else {"label": None}),
     }
 
 

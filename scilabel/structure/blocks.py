@@ -142,6 +142,15 @@ def body_mask(labels: list[str] | np.ndarray, texts: list[str]) -> np.ndarray:
     return mask
 
 
+def column_x(zones: pd.DataFrame) -> np.ndarray:
+    """Each zone's x within its text column: ``x`` less the reader's ``column_offset`` where the frame has
+    one (a PDF's right column starts where its left one does), else ``x``."""
+    x = zones["x"].to_numpy(dtype=float)
+    if "column_offset" not in zones:
+        return x
+    return x - np.nan_to_num(zones["column_offset"].to_numpy(dtype=float))
+
+
 def page_layout(zones: pd.DataFrame, mask: np.ndarray) -> Layout:
     """Body font size and column of a page, from its long body zones (else all body zones)."""
     body = zones[mask]
@@ -151,8 +160,9 @@ def page_layout(zones: pd.DataFrame, mask: np.ndarray) -> Layout:
     long = body[lengths >= LONG_ZONE] if (lengths >= LONG_ZONE).any() else body
     weights = long["text"].str.len().to_numpy()
     body_size = float(long.groupby("font_size")["text"].apply(lambda t: t.str.len().sum()).idxmax())
-    left = _weighted_quantile(long["x"].to_numpy(), weights, 0.5)
-    right = _weighted_quantile((long["x"] + long["w"]).to_numpy(), weights, 0.9)
+    x = column_x(long)
+    left = _weighted_quantile(x, weights, 0.5)
+    right = _weighted_quantile(x + long["w"].to_numpy(), weights, 0.9)
     return Layout(body_size or 16.0, left, max(right, left + 1.0))
 
 
@@ -228,7 +238,7 @@ def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str 
     refs = np.flatnonzero(labels == "references")
     ref_first, ref_last = (int(refs[0]), int(refs[-1])) if len(refs) else (len(texts), len(texts))
     link, italic = _share(zones, "link_chars", texts), _share(zones, "italic_chars", texts)
-    x, w = zones["x"].to_numpy(), zones["w"].to_numpy()
+    x, w = column_x(zones), zones["w"].to_numpy()
     ratio = zones["font_size"].to_numpy() / layout.body_size
     weight = zones["font_weight"].to_numpy()
     slack = 4 * layout.body_size
@@ -352,7 +362,7 @@ def group_blocks(zones: pd.DataFrame, kinds: list[str | None]) -> list[Block]:
     paragraph zone opening with a run-in title (:func:`run_in_title`) gives a heading block of that
     title, then the paragraph."""
     texts = [str(t).strip() for t in zones["text"]]
-    x, y, h = zones["x"].to_numpy(), zones["y"].to_numpy(), zones["h"].to_numpy()
+    x, y, h = column_x(zones), zones["y"].to_numpy(), zones["h"].to_numpy()
     size, weight = zones["font_size"].to_numpy(), zones["font_weight"].to_numpy()
     italic = _share(zones, "italic_chars", texts)
     lead = zones["lead_chars"].fillna(0).to_numpy(dtype=int) if "lead_chars" in zones else np.zeros(len(texts), dtype=int)

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, FURNITURE_START, FURNITURE_ZONE, ITEM_MARKER, LONG_ZONE, NOTES_HEADING, RULE_KINDS,
-    SENTENCE_END, Layout, heading_number, is_caption, page_layout, rule_kinds,
+    SENTENCE_END, Layout, column_x, heading_number, is_caption, page_layout, rule_kinds,
 )
 
 #: Labels whose zones the block model classifies.
@@ -156,7 +156,7 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
     for column in ("italic_chars", "link_chars", "sup_chars"):
         frame[column.replace("_chars", "_share")] = sub[column].to_numpy() / chars if column in sub else 0.0
     width = layout.right - layout.left
-    x, w, y, h = (sub[c].to_numpy(dtype=float) for c in ("x", "w", "y", "h"))
+    x, (w, y, h) = column_x(sub), (sub[c].to_numpy(dtype=float) for c in ("w", "y", "h"))
     frame["left_offset"] = (x - layout.left) / layout.body_size
     frame["right_offset"] = (x + w - layout.right) / layout.body_size
     frame["width_share"] = w / max(width, 1.0)

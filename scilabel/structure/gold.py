@@ -34,12 +34,15 @@ _CELL = re.compile(r"(?:^|/)t[dh](?:/|$)")
 
 def zone_kinds(zones: pd.DataFrame) -> np.ndarray:
     """Each zone's kind from structure gold: :func:`~.evaluation.gold_kinds`, with the content zones
-    inside a table cell that are not a caption taken as ``table``, and the title right over a list of
+    inside a table cell that are not a caption taken as ``table`` (a printed page's zones say so in their
+    ``struct``), and the title right over a list of
     notes ("Footnotes", "Notes": :data:`~.blocks.NOTES_HEADING`) a heading: the reviewed real-page gold
     counts it as a back-matter section title, where the generated pages leave it unannotated."""
     kinds = gold_kinds(zones)
-    cell = zones["tag_path"].astype(str).str.contains(_CELL).to_numpy() & zones["content"].to_numpy(dtype=bool)
-    kinds = np.where(cell & (zones["struct"].fillna("").to_numpy(dtype=object) == "section"), TABLE_CELL, kinds).astype(object)
+    content = zones["content"].to_numpy(dtype=bool)
+    struct = zones["struct"].fillna("").to_numpy(dtype=object)
+    cell = zones["tag_path"].astype(str).str.contains(_CELL).to_numpy() & content & (struct == "section")
+    kinds = np.where(cell | (content & (struct == TABLE_CELL)), TABLE_CELL, kinds).astype(object)
     texts = zones["text"].astype(str).str.strip().to_numpy()
     for i in np.flatnonzero(kinds[:-1] == "noise"):
         if kinds[i + 1] == "footnote" and NOTES_HEADING.match(texts[i]):
