@@ -295,3 +295,16 @@ def test_label_count_must_match() -> None:
     f = frame(FRONT)
     with pytest.raises(ValueError):
         article_structure(f, ["other"])
+
+
+def test_a_pdf_right_column_is_body_text_not_a_sidebar() -> None:
+    """A PDF's zones say how far right of the first column their column starts (``column_offset``);
+    measured within their column, the right column's heading and paragraphs are the body's."""
+    left = [zone("Methods", size=22, weight=700, w=380), *[zone(LONG, w=380) for _ in range(2)]]
+    right = [zone("Results", size=22, weight=700, x=520, w=380, y=0.0),
+             *[zone(LONG, x=520, w=380, y=40.0 + 60 * n) for n in range(3)]]
+    zones = frame(FRONT + left + right).assign(column_offset=[0.0] * (len(FRONT) + len(left)) + [420.0] * len(right))
+    kinds = rule_kinds(zones, zones["label"].tolist())[len(FRONT):]
+    assert kinds == ["heading", "paragraph", "paragraph", "heading", "paragraph", "paragraph", "paragraph"]
+    page_x = rule_kinds(zones.drop(columns="column_offset"), zones["label"].tolist())[len(FRONT):]
+    assert page_x[:3] == ["noise"] * 3  # by page x, the column with less text lies outside the body
