@@ -128,6 +128,7 @@ def test_sections_blocks_and_back_matter(article_file: Path) -> None:
     assert a.figures[0].label == "Figure 1" and a.figures[0].text == "Colony sizes. Bars show means."
     assert nested.paragraphs[2] is a.figures[0]
     assert a.footnotes == ["A footnote about methods."]
+    assert a.references_title == "References"
 
 
 def test_citation_groups(article_file: Path) -> None:
