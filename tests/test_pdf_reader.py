@@ -351,3 +351,32 @@ def test_the_cli_labels_a_pdf_end_to_end(pdfs, tmp_path, capsys):
     bad.write_text("<html>not a pdf</html>")
     assert main(["label", str(bad)]) == 1
     assert capsys.readouterr().err == f"scilabel: error: {bad}: not a PDF file (it starts with '<html>not a ')\n"
+
+
+def test_the_structure_of_a_two_column_pdf_keeps_both_columns(tmp_path):
+    """The column with less text is the article's too: measured within its column, the left column's
+    paragraph stays in its section (by page x it lay outside the body and was dropped)."""
+    lines = ["The cells were grown in a standard medium for", "three days before the assay was run on each of",
+             "the plates, and every condition was repeated", "three times before the results were averaged."]
+
+    def column(x: float, heading: str, paragraphs: int) -> list[Run]:
+        runs, y = [Run(x, 230, heading, 11, "B")], 248.0
+        for _ in range(paragraphs):
+            for line in lines:
+                runs.append(Run(x, y, line, 10))
+                y += 12
+            y += 8
+        return runs
+
+    runs = [Run(110, 100, "Columns and Sections in Printed Articles", 16, "B"),
+            Run(200, 130, "Ada Lovelace and Charles Babbage", 11), Run(72, 165, "Abstract", 11, "B"),
+            Run(72, 180, "We test how the structure of a two-column article is read from a PDF,", 10),
+            Run(72, 192, "with a section heading at the top of each of its two columns.", 10),
+            *column(72, "1 Introduction", 1), *column(330, "2 Methods", 6), Run(72, 620, "References", 11, "B"),
+            *(Run(72, 640 + 14 * i, f"[{i}] Author B, Writer C. A study of reading order number {i}. J Tests. "
+                  f"20{10 + i};{i}:1-9.", 9) for i in range(1, 6))]
+    pdf, out = make_pdf(tmp_path / "sections.pdf", [runs]), tmp_path / "structure.json"
+    assert main(["structure", str(pdf), "--format", "json", "-o", str(out)]) == 0
+    sections = json.loads(out.read_text())["sections"]
+    assert [(s["number"], s["title"], len(s["content"])) for s in sections] == [
+        ("1", "Introduction", 1), ("2", "Methods", 6), (None, "References", 0)]
