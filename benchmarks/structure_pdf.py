@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--gold-out", type=Path, default=REPO / "build" / "pdf-structure-gold")
     parser.add_argument("--model", default=os.environ.get("SCILABEL_MODEL", "svm"), help="zone labeller (default: svm)")
     parser.add_argument("--block-model", type=Path, help="block model file (default: the shipped one)")
-    parser.add_argument("--records", type=Path, help="write the structures as JSON lines (score_structure.py --records)")
+    parser.add_argument("--records", type=Path, help="write the structures as JSON lines (for score_structure.py)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     gold = build_gold(args.pdfs, args.gold_out)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from scilabel.structure import article_structure
+from scilabel.structure import article_structure, classify_zones
+from scilabel.structure.gold import article_headings
 from scilabel.structure.blocks import TABLE_CELL, Block, heading_number, is_caption, rule_kinds
 from scilabel.structure.tree import Figure, Item, Paragraph, Section, heading_levels, nest
 
@@ -308,3 +309,14 @@ def test_a_pdf_right_column_is_body_text_not_a_sidebar() -> None:
     assert kinds == ["heading", "paragraph", "paragraph", "heading", "paragraph", "paragraph", "paragraph"]
     page_x = rule_kinds(zones.drop(columns="column_offset"), zones["label"].tolist())[len(FRONT):]
     assert page_x[:3] == ["noise"] * 3  # by page x, the column with less text lies outside the body
+
+
+def test_the_labellers_references_heading_is_a_section_title() -> None:
+    """Set off to the right, "References" is noise to the block model; the labeller called it the
+    bibliography's heading, so it is the back matter's section title."""
+    zones = frame(FRONT + [zone("Results", size=22, weight=700), zone(LONG),
+                           zone("References", "references_heading", x=600, w=300),
+                           zone("Smith J. A study. Nature 1, 2 (2001).", "references")])
+    assert classify_zones(zones, zones["label"].tolist())[len(FRONT) + 2] == "noise"
+    headings = article_headings(article_structure(zones, zones["label"].tolist()))
+    assert [text for text, _ in headings] == ["results", "references"]

@@ -358,6 +358,8 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
     for i, kind in enumerate(kinds):  # the title repeated in a page header is not a section
         if kind == "heading" and title and _fold(texts[i]) == _fold(title):
             kinds[i] = "noise"
+        elif labels[i] == "references_heading":  # the labeller's bibliography heading: a back-matter title
+            kinds[i] = "heading"
     sections, footnotes = body_sections(group_blocks(zones, kinds))
     abstract = abstract_sections(zones, labels)
     if not abstract:  # the labeller found none: a section titled "Abstract" is it
