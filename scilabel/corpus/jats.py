@@ -694,6 +694,12 @@ def _fields(cite: etree._Element) -> ReferenceFields:
     return f
 
 
+def _references_title(back: etree._Element | None) -> str:
+    """The first reference list's title that has text, "" when none has."""
+    titles = () if back is None else (_text(title) for title in back.iterfind(".//ref-list/title"))
+    return next((title for title in titles if title), "")
+
+
 def _first(el: etree._Element, *tags: str) -> etree._Element | None:
     for tag in tags:
         found = next(el.iter(tag), None)
@@ -943,8 +949,7 @@ def parse_jats(path: str | Path, article_id: str | None = None) -> Article:
         ],
         language=language,
         translations=_translations(article, meta, language, reader),
-        references_title=next((t for t in (_text(el) for el in ([] if back is None else back.iterfind(".//ref-list/title")))
-                               if t), ""),
+        references_title=_references_title(back),
     )
 
 
