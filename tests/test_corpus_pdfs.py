@@ -17,7 +17,8 @@ PAGE = """<html><head><title>Printed gold</title></head><body>
 emphasis</em>, so the reader can give every zone its gold without matching any words.</p>
 <div data-scilabel-content="1"><h2 data-scilabel-struct="heading">Methods</h2>
 <p data-scilabel-struct="paragraph">We printed the page and read it back through the reader.</p>
-<table><tr><td data-scilabel-struct="section">cell text</td></tr></table></div>
+<table><tr><td data-scilabel-struct="section">cell text</td></tr></table>
+<div data-scilabel-struct="section" style="margin-top:2em">• a point of the list</div></div>
 <ol><li data-scilabel="references">Hopper G. Compilers. J Tests. 1952;1:1-9.</li>
 <li data-scilabel="references">Turing A. Machines. J Tests. 1950;2:10-19.</li></ol>
 </body></html>"""
@@ -53,4 +54,5 @@ def test_a_printed_page_reads_back_with_its_gold(tmp_path, layout):
     assert kinds["Methods"] == "heading"
     assert kinds["We printed the page and read it back through the reader."] == "paragraph"
     assert kinds["cell text"] == "table"
+    assert kinds["• a point of the list"] == "item"
     assert kinds["Exact Gold for Printed Pages"] == "noise"  # front matter is not body content

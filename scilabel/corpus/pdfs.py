@@ -7,11 +7,12 @@ most paragraphs and on the one holding the references), the front matter staying
 PDFs get a running head (the page's title) and page numbers in the margins, as a journal's do.
 
 The gold travels in the text's colour: before printing, every element's text is coloured with the code
-of its gold label in the blue channel and of its structure kind (heading, paragraph, list item,
-caption, footnote, table cell, else noise: :data:`STRUCT_KINDS`) in the green one (:func:`gold_colour`:
-near-black shades); the PDF reader reads each character's fill colour back, and a zone's gold is the
-label and the kind most of its characters carry (:func:`gold_of`: the zones' ``label``, ``struct`` and
-``content`` columns, as the block model's training reads them from a web page). Nothing is matched by
+of its gold label in the blue channel and of its structure role in the green one (its
+``data-scilabel-struct`` within the article's content, ``table`` in a table cell, else noise:
+:data:`STRUCT_KINDS`; :func:`gold_colour`: near-black shades); the PDF reader reads each character's
+fill colour back, and a zone's gold is the label and the role most of its characters carry
+(:func:`gold_of`: the zones' ``label``, ``struct`` and ``content`` columns, from which the block model's
+training takes each zone's kind as it does on a web page: :func:`scilabel.structure.gold.zone_kinds`). Nothing is matched by
 text, so the gold is exact for whatever zones the reader cuts; text the page did not label (the running
 head, page numbers) reads as ``other`` and noise.
 
@@ -44,20 +45,20 @@ log = logging.getLogger(__name__)
 
 #: Step between two labels' codes in the blue channel of the text colour.
 COLOUR_STEP = 16
-#: Structure kinds a printed page's text carries (its code is the index): the block model's kinds.
-STRUCT_KINDS = ("noise", *BODY_KINDS, TABLE_CELL)
+#: Structure roles a printed page's text carries (its code is the index): noise (not article content),
+#: the marked roles, and a table cell's.
+STRUCT_KINDS = ("noise", *BODY_KINDS, TABLE_CELL, "section")
 #: The layouts a page is printed in.
 LAYOUTS = ("1col", "2col")
 #: Colours every element's text with its gold label's code; with ``twoColumns``, sets the body and the
 #: reference list in two columns. Runs in the page before printing.
-_PRINT_JS = """({labels, kinds, bodyKinds, twoColumns}) => {
+_PRINT_JS = """({labels, kinds, twoColumns}) => {
   const kindOf = el => {
     if (!el.closest("[data-scilabel-content]")) return "noise";
     const holder = el.closest("[data-scilabel-struct]");
     const struct = holder ? holder.getAttribute("data-scilabel-struct") : "";
-    if (bodyKinds.includes(struct)) return struct;
-    if (struct === "section") return el.closest("td, th") ? "table" : "item";
-    return "noise";
+    if (struct === "section" && el.closest("td, th")) return "table";
+    return struct in kinds ? struct : "noise";
   };
   const colour = el => {
     const holder = el.closest("[data-scilabel]");
@@ -90,8 +91,8 @@ _PRINT_JS = """({labels, kinds, bodyKinds, twoColumns}) => {
 
 
 def gold_colour(label: str, kind: str = "noise") -> str:
-    """The CSS colour carrying ``label`` (of :data:`~scilabel.schema.LABELS`) and structure ``kind`` (of
-    :data:`STRUCT_KINDS`)."""
+    """The CSS colour carrying ``label`` (of :data:`~scilabel.schema.LABELS`) and structure role ``kind``
+    (of :data:`STRUCT_KINDS`)."""
     return f"rgb(0, {_code(STRUCT_KINDS.index(kind))}, {_code(LABELS.index(label) + 1)})"
 
 
@@ -106,7 +107,7 @@ def _decode(channel: int, count: int) -> int | None:
 
 
 def colour_gold(colour: int) -> tuple[str, str]:
-    """The label and the structure kind a character's fill colour (0xRRGGBB) carries: ``other`` and noise
+    """The label and the structure role a character's fill colour (0xRRGGBB) carries: ``other`` and noise
     for a colour that is not a gold code."""
     label = _decode(colour & 0xFF, len(LABELS) + 1)
     kind = _decode((colour >> 8) & 0xFF, len(STRUCT_KINDS))
@@ -116,7 +117,7 @@ def colour_gold(colour: int) -> tuple[str, str]:
 
 
 def gold_of(chars: list[Char]) -> dict:
-    """A zone's gold: the label and the structure kind most of its characters carry (``label``, ``struct``
+    """A zone's gold: the label and the structure role most of its characters carry (``label``, ``struct``
     and ``content`` columns)."""
     golds = [colour_gold(c.colour) for c in chars]
     label = Counter(g[0] for g in golds).most_common(1)[0][0] if golds else "other"
@@ -165,7 +166,7 @@ class Printer:
             page.emulate_media(media="print")
             page.evaluate(_PRINT_JS, {"labels": {label: _code(i + 1) for i, label in enumerate(LABELS)},
                                       "kinds": {kind: _code(i) for i, kind in enumerate(STRUCT_KINDS)},
-                                      "bodyKinds": list(BODY_KINDS), "twoColumns": job.layout == "2col"})
+                                      "twoColumns": job.layout == "2col"})
             title = (page.title() or "")[:80].replace("&", "&amp;").replace("<", "&lt;")
             style = "font-size:8px;width:100%;text-align:center;color:#000"
             job.pdf.parent.mkdir(parents=True, exist_ok=True)
