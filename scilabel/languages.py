@@ -30,9 +30,12 @@ _WORD = re.compile(r"\w+")
 @lru_cache(maxsize=1)
 def _function_words() -> dict[str, tuple[str, ...]]:
     """Word -> the languages it is a function word of."""
+    lists = {"en": lexicon("function_words_en"), "pt": lexicon("function_words_pt"),
+             "es": lexicon("function_words_es"), "fr": lexicon("function_words_fr"),
+             "de": lexicon("function_words_de"), "it": lexicon("function_words_it")}
     out: dict[str, list[str]] = {}
     for language in LANGUAGES:
-        for word in lexicon(f"function_words_{language}"):
+        for word in lists[language]:
             out.setdefault(word, []).append(language)
     return {word: tuple(languages) for word, languages in out.items()}
 
