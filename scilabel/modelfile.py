@@ -7,7 +7,8 @@ Loading builds only objects of trusted classes (scilabel's own, and the estimato
 hmmlearn and sklearn-crfsuite), refers only to functions of trusted scilabel modules, and calls no
 constructor: an object is allocated and given its saved attributes (through the class's own
 ``__setstate__`` where it has one, as unpickling does). A file naming anything else is refused
-before anything is built. A CRF's native model file travels as bytes and is written to a temporary
+before anything is built. A setting one of scilabel's estimators gained after the file was written
+takes its default. A CRF's native model file travels as bytes and is written to a temporary
 file of the CRF's own on load.
 
     dump(parser, "refs.npz"); parser = load("refs.npz")
@@ -15,6 +16,7 @@ file of the CRF's own on load.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import zipfile
 from pathlib import Path
@@ -209,8 +211,18 @@ def _decode(node: Any, arrays: dict[str, np.ndarray]) -> Any:
             obj.__setstate__(state)
         elif state:  # (a compiled helper without state is left as allocated)
             obj.__dict__.update(state)
+        if module.startswith(TRUSTED_CLASS_MODULES) and hasattr(cls, "get_params"):
+            _default_settings(obj)
         return obj
     raise UnsafeModelFile(f"unknown entry {tag!r} in the model file")
+
+
+def _default_settings(estimator: Any) -> None:
+    """Give ``estimator`` the default of each constructor setting it lacks (one added to its class
+    after the file was written)."""
+    for name, param in inspect.signature(type(estimator).__init__).parameters.items():
+        if param.default is not inspect.Parameter.empty and name not in vars(estimator):
+            setattr(estimator, name, param.default)
 
 
 def _array(name: str, arrays: dict[str, np.ndarray]) -> np.ndarray:

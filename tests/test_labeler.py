@@ -474,3 +474,16 @@ def test_gradient_boosted_trees_and_their_random_stream_round_trip_the_safe_form
     back = modelfile.load(modelfile.dump({"trees": trees, "rng": np.random.default_rng(7)}, tmp_path / "t.npz"))
     assert np.allclose(back["trees"].predict_proba(X), trees.predict_proba(X))
     assert back["rng"].integers(1 << 30) == np.random.default_rng(7).integers(1 << 30)
+
+
+def test_a_setting_added_after_a_model_file_was_written_takes_its_default(tmp_path):
+    from scilabel import modelfile
+    from scilabel.structure.model import BlockModel
+
+    path = modelfile.dump(BlockModel(threshold=0.4, rule_body=False), tmp_path / "old.npz")
+    with np.load(path) as archive:
+        graph = json.loads(bytes(archive[modelfile.GRAPH]).decode("utf-8"))
+    del graph["state"]["$dict"]["threshold"]  # as if the file was written before the setting existed
+    np.savez(path, **{modelfile.GRAPH: np.frombuffer(json.dumps(graph).encode(), dtype=np.uint8)})
+    back = modelfile.load(path)
+    assert (back.threshold, back.rule_body) == (BlockModel().threshold, False)
