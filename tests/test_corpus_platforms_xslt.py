@@ -6,12 +6,14 @@ import random
 from dataclasses import replace
 
 import pytest
+from lxml import html as lxml_html
 
 from scilabel.corpus.generate import article_split, externalise_styles, generate_corpus, reader_view, split_key
-from scilabel.corpus.jats import parse_jats
+from scilabel.corpus.jats import Paragraph, parse_jats
 from scilabel.corpus.platforms import PLATFORMS, PageDropped
-from scilabel.corpus.platforms.markup import words
+from scilabel.corpus.platforms.markup import mark_blocks, shown_text, words
 from scilabel.corpus.templates import PageContext, RelatedItem
+from scilabel.structure.evaluation import gold_outline
 from scilabel.zones import collect_zones
 
 PLOS = "allofplos/starter_corpus/journal.pone.0146913.xml"  # structured abstract, 6 authors, 4 affiliations
@@ -128,3 +130,68 @@ def test_pages_with_unmatched_gold_are_listed_with_the_reason(jats, tmp_path, mo
     dropped = (tmp_path / "out" / "dropped.csv").read_text(encoding="utf-8")
     assert set(manifest["family"]) == {"semantic_html5"}
     assert dropped.count("pmc_preview,") == 2 and "title: not found on the page" in dropped
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_captions_are_marked_captions_not_paragraphs(jats, name):
+    """Every figure and table caption a platform prints is caption content, its paragraphs included,
+    and none of its words are a running-text paragraph's (the block model learns captions from these)."""
+    family = family_or_skip(name)
+    article = parse_jats(jats / PLOS, "render-check")
+    root = lxml_html.document_fromstring(family.render(article, random.Random(1), CONTEXT))
+    blocks = {kind: [words(shown_text(el)) for el in root.xpath(f"//*[@data-scilabel-struct='{kind}']")]
+              for kind in ("caption", "paragraph")}
+    captions = article.figures + article.tables
+    assert captions
+    in_captions = " ".join(w for got in blocks["caption"] for w in got)
+    for cap in captions:
+        text = words(cap.text)
+        assert " ".join(text) in in_captions, cap.text  # a caption may be printed as a title and paragraphs
+        assert not any(" ".join(text[-8:]) in " ".join(got) for got in blocks["paragraph"]), cap.text
+
+
+def test_a_block_inside_a_marked_block_is_part_of_it():
+    root = lxml_html.fromstring(
+        '<div><p>Running text.</p><div class="cap"><b>Fig 1</b> <p>Its legend.</p></div>'
+        '<ul><li><p>An item.</p></li></ul></div>')
+    mark_blocks(root, paragraph=".//p", item=".//li", caption=".//div[@class='cap']")
+    roles = {" ".join(words(shown_text(el))): el.get("data-scilabel-struct")
+             for el in root.xpath("//*[@data-scilabel-content]")}
+    assert roles == {"running text": "paragraph", "fig 1 its legend": "caption", "an item": "item"}
+
+
+@pytest.mark.parametrize("seed", [1, 10])  # Janeway's page chrome under seed 10 wraps the galley in a div.section
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_heading_levels_are_the_sections_depths(jats, name, seed):
+    """The gold level of each section title a platform prints is its depth in the JATS (at most 3),
+    whether the platform nests the subsection's element (Janeway) or sets its title inside the section's
+    (SciELO)."""
+    family = family_or_skip(name)
+    article = parse_jats(jats / PLOS, "render-check")
+    outline = gold_outline(family.render(article, random.Random(seed), CONTEXT))
+    levels = {"".join(words(el.text)): el.level for el in outline if el.kind == "heading"}
+    expected = {"".join(words(sec.title)): min(depth, 3) for depth, sec in article.iter_sections() if sec.title}
+    assert any(depth > 1 for depth in expected.values())
+    assert {t: levels.get(t) for t in expected} == expected
+
+
+#: A body of paragraphs and figures without sections, then a titled acknowledgements section.
+LOOSE = "LimeSoup/acs/101021nl104209c.xml"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_articles_text_is_marked_wherever_the_platform_sets_it(jats, name):
+    """Paragraphs set straight in the body and back-matter sections printed as a bare heading and
+    block are article content as much as those inside the platform's section elements: the block model
+    would otherwise learn running text as furniture."""
+    family = family_or_skip(name)
+    article = parse_jats(jats / LOOSE, "render-check")
+    root = lxml_html.document_fromstring(family.render(article, random.Random(1), CONTEXT))
+    text = [" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='paragraph']")]
+    leads = [" ".join(words(block.text)[:8]) for _, sec in article.iter_sections() for block in sec.paragraphs
+             if isinstance(block, Paragraph) and len(words(block.text)) >= 8]
+    assert len(leads) > 20
+    found = sum(any(t.startswith(lead) for t in text) for lead in leads)
+    assert found >= 0.95 * len(leads)
+    headings = {" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='heading']")}
+    assert article.sections[0].title is None and "acknowledgment" in headings

@@ -4,7 +4,7 @@ Gold comes from two places. Each zone carries ``content`` and ``struct`` (headin
 item, caption, footnote; ``section`` for text inside a section but outside those), read by the
 zone collector from the nearest annotated ancestor. Heading levels and which zones make up one
 element are read from the page HTML: every ``data-scilabel-struct`` element in document order,
-with the ``data-scilabel-level`` of its section, aligned to the gold zones by text.
+with the ``data-scilabel-level`` of its section (or its own), aligned to the gold zones by text.
 
 Zone-level scores compare each zone's kind in the predicted tree (a heading kept as a section,
 a paragraph, item, figure caption or footnote; else noise) with its gold kind. Paragraph
@@ -56,7 +56,8 @@ def gold_outline(page_html: str | bytes) -> list[GoldElement]:
         kind = el.get("data-scilabel-struct") if isinstance(el.tag, str) else None
         if kind not in BODY_KINDS:
             continue
-        level = next((int(a.get("data-scilabel-level")) for a in el.iterancestors() if a.get("data-scilabel-level")), None)
+        level = next((int(a.get("data-scilabel-level")) for a in (el, *el.iterancestors())
+                      if a.get("data-scilabel-level")), None)
         out.append(GoldElement(kind, level, "".join(el.text_content().split())))
     return out
 

@@ -40,11 +40,14 @@ from scilabel.corpus.platforms.markup import (
     by_id,
     check,
     finish,
+    has_class,
     load_jats,
     mark,
     mark_authors,
+    mark_blocks,
     mark_citations,
     mark_content,
+    mark_loose_text,
     mark_references,
     mark_run,
     mark_section,
@@ -262,12 +265,14 @@ def gold(page: etree._Element, article: Article) -> None:
         for heading in first.xpath("preceding::h2[1]"):
             mark(heading, "references_heading")
     mark_citations(page, article)
-    for sec in galley[0].xpath(".//div[contains(@class, 'section') or contains(@class, 'article-section')]"):
-        mark_section(sec, len(sec.xpath("ancestor::div[contains(@class, 'section')]")) + 1)
-        for el in sec.xpath("h2 | h3 | h4"):
-            mark_content(el, "heading")
-        for el in sec.xpath("p"):
-            mark_content(el, "paragraph")
+    sections = galley[0].xpath(".//div[contains(@class, 'section') or contains(@class, 'article-section')]")
+    for sec in sections:
+        mark_section(sec, sum(a in sections for a in sec.iterancestors("div")) + 1)
+        mark_blocks(sec, heading="h2 | h3 | h4 | h5 | h6", paragraph="p | blockquote/p", item="ul/li | ol/li",
+                    caption=f".//div[{has_class('fig-caption')} or {has_class('table-caption')}"
+                            f" or {has_class('supplementary-material')}]",
+                    footnote=f".//div[{has_class('table-foot')}]")
+    mark_loose_text(galley[0], article)
 
 
 def _abstract(page: etree._Element, article: Article) -> None:

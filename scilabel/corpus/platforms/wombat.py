@@ -41,8 +41,10 @@ from scilabel.corpus.platforms.markup import (
     load_jats,
     mark,
     mark_authors,
+    mark_blocks,
     mark_citations,
     mark_content,
+    mark_loose_text,
     mark_ref_links,
     mark_references,
     mark_run,
@@ -252,10 +254,11 @@ def gold(page: etree._Element, article: Article) -> None:
     mark_citations(text[0], article)
     for sec in text[0].xpath(f".//div[{has_class('section')} and not(ancestor::div[{has_class('abstract')}])]"):
         mark_section(sec, len(sec.xpath(f"ancestor::div[{has_class('section')}]")) + 1)
-        for el in sec.xpath("h2 | h3 | h4"):
-            mark_content(el, "heading")
-        for el in sec.xpath("p"):
-            mark_content(el, "paragraph")
+        figure = f".//div[{has_class('figure')} or {has_class('supplementary-material')}]"
+        mark_blocks(sec, heading="h2 | h3 | h4 | h5 | h6", paragraph="p | blockquote/p", item="ul/li | ol/li",
+                    caption=f"{figure}/*[{has_class('figcaption')} or self::p[not(@class)] or {has_class('siTitle')}"
+                            f" or {has_class('preSiDOI')} or {has_class('postSiDOI')}]")
+    mark_loose_text(text[0], article)
 
 
 def _abstract(text: etree._Element, article: Article) -> None:
