@@ -4,7 +4,7 @@ family, plus the sentence splitter against pysbd (``pip install pysbd``, in the 
 abstracts.
 
     .venv/bin/python benchmarks/structure.py [--corpus build/corpus] [--splits test dev]
-        [--labels gold|svm|nb|MODEL] [--jats ../shared/data/jats] [--json out.json]
+        [--labels gold|svm|nb|MODEL] [--block-model FILE] [--jats ../shared/data/jats] [--json out.json]
 
 Zones are labelled with the gold ``label`` column, or by a zone labeller (``--labels svm``: the
 pipeline as ``scilabel structure`` runs it). Rules were tuned on train families only; test and
@@ -25,6 +25,8 @@ import pandas as pd
 from scilabel.persistence import load_model, model_path
 from scilabel.structure import article_structure, split_sentences
 from scilabel.structure.evaluation import page_counts, summary
+from scilabel.structure.model import BlockModel
+from scilabel.structure.training import load_block_model
 
 REPO = Path(__file__).resolve().parents[1]
 COLUMNS = (("heading_f1", "head F1"), ("level_accuracy", "level"), ("boundary_f1", "para bnd"),
@@ -34,13 +36,13 @@ COLUMNS = (("heading_f1", "head F1"), ("level_accuracy", "level"), ("boundary_f1
            ("content_recall", "cont R"))
 
 
-def pages_section(zones: pd.DataFrame, corpus: Path, column: str) -> dict:
+def pages_section(zones: pd.DataFrame, corpus: Path, column: str, model: BlockModel | None = None) -> dict:
     totals: dict = defaultdict(Counter)
     started, pages, build_seconds = time.perf_counter(), 0, 0.0
     for page, frame in zones.groupby("document", sort=False):
         frame = frame.reset_index(drop=True)
         t0 = time.perf_counter()
-        article = article_structure(frame, frame[column].tolist())
+        article = article_structure(frame, frame[column].tolist(), model=model)
         build_seconds += time.perf_counter() - t0
         counts = page_counts(frame, article, (corpus / page).read_bytes())
         split, group = frame["split"].iloc[0], frame["group"].iloc[0]
@@ -85,6 +87,7 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=REPO / "build" / "corpus")
     ap.add_argument("--splits", nargs="+", default=["test", "dev"])
     ap.add_argument("--labels", default="gold", help="zone labels: gold, or a zone labeller (svm, nb, model file)")
+    ap.add_argument("--block-model", type=Path, help="block model file (default: the shipped one)")
     ap.add_argument("--jats", type=Path, default=REPO.parent / "shared" / "data" / "jats")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args()
@@ -97,7 +100,8 @@ def main() -> None:
         labeller = load_model(model_path(args.labels))
         zones["predicted"], column = labeller.predict(zones), "predicted"
         out["labels"] = labeller.model_card_.get("name", args.labels)
-    out["pages"] = pages_section(zones, args.corpus, column)
+    model = load_block_model(args.block_model) if args.block_model else None
+    out["pages"] = pages_section(zones, args.corpus, column, model)
     if args.jats.is_dir():
         out["splitter"] = splitter_section(args.jats)
     if args.json:

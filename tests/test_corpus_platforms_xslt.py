@@ -195,3 +195,18 @@ def test_the_articles_text_is_marked_wherever_the_platform_sets_it(jats, name):
     assert found >= 0.95 * len(leads)
     headings = {" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='heading']")}
     assert article.sections[0].title is None and "acknowledgment" in headings
+
+
+NOTES = "elife-tools/elife-02833-v2.xml"  # eight notes: competing interests, each author's contribution
+
+
+@pytest.mark.parametrize("name", ["janeway", "pmc_preview", "scielo"])  # PLOS Wombat does not print them
+def test_the_articles_notes_are_footnotes(jats, name):
+    """The article's notes (``fn-group``) are footnotes, as the hand-written families print them, whether
+    the platform sets a title before them or not."""
+    family = family_or_skip(name)
+    article = parse_jats(jats / NOTES, "render-check")
+    root = lxml_html.document_fromstring(family.render(article, random.Random(1), CONTEXT))
+    marked = " ".join(" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='footnote']"))
+    assert len(article.footnotes) == 8
+    assert sum(" ".join(words(note)) in marked for note in article.footnotes) >= 7

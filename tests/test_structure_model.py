@@ -153,6 +153,23 @@ def test_the_rules_table_cells_overrule_the_ensemble() -> None:
     assert BlockModel(max_iter=10, rule_body=False).fit(X, frame["kind"]).predict(X[:2]).tolist() == ["paragraph"] * 2
 
 
+def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> None:
+    """A line the rules take for a paragraph but the ensemble has learnt as furniture ("Competing
+    interests: none") is the rules' paragraph by default, the ensemble's furniture when the setting
+    trusts the rules only over uncertain noise calls."""
+    rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False, "rule_table": False}
+    rows = [{"text": TEXT, "n_words": 30, "size_ratio": 1.0, **rule, "kind": "paragraph"} for _ in range(60)]
+    rows += [{"text": "Competing interests: none", "n_words": 3, "size_ratio": 0.9, **rule, "kind": "noise"}
+             for _ in range(60)]
+    frame = pd.DataFrame(rows)
+    X, y = frame.drop(columns=["kind"]), frame["kind"]
+    line = X[-1:]
+    assert BlockModel(max_iter=10).fit(X, y).predict(line).tolist() == ["paragraph"]
+    uncertain_only = BlockModel(max_iter=10, restore_below=0.5).fit(X, y)
+    assert uncertain_only.predict(line).tolist() == ["noise"]
+    assert uncertain_only.predict(X[:1]).tolist() == ["paragraph"]
+
+
 def test_a_table_of_sentences_is_not_read_as_paragraphs() -> None:
     cells = ["Neural signal", "The response of the receptor cells to a step of light, sampled once a millisecond",
              "Output", "A train of spikes whose rate follows the filtered signal after adaptation"]

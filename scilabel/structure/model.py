@@ -47,12 +47,14 @@ class BlockModel(ClassifierMixin, BaseEstimator):
     ----------
     max_iter, learning_rate, max_leaf_nodes : settings of both tree ensembles.
     threshold : heading probability from which a zone is a heading.
-    rule_body : where the kind ensemble says noise (or table cell) but the hand-written rules (``rule_<kind>``
-        features) name a body kind (paragraph, item, caption, footnote), and wherever they name a
-        caption (a figure or table label, or the line a bare label takes in) or a table cell (a zone of a
-        grid of rows, :func:`~.blocks.rule_kinds`), take the rules' kind. Trusting the rules' table cells
-        keeps the tables of a layout the ensemble has not seen out of the text (generated dev families:
-        paragraph boundary F1 .68 -> .98; the real-platform families held out: within .003).
+    rule_body : wherever the hand-written rules (``rule_<kind>`` features) name a caption (a figure or
+        table label, or the line a bare label takes in) or a table cell (a zone of a grid of rows,
+        :func:`~.blocks.rule_kinds`), take the rules' kind. Trusting the rules' table cells keeps the
+        tables of a layout the ensemble has not seen out of the text (generated dev families: paragraph
+        boundary F1 .68 -> .98; the real-platform families held out: within .003).
+    restore_below : with ``rule_body``, where the kind ensemble says noise (or table cell) with at most
+        this probability and the rules name a body kind (paragraph, item, caption, footnote), take the
+        rules' kind: 1 trusts the rules over every such call, 0 over none.
     kind_weight : class weights of the kind ensemble (``"balanced"``: each kind weighs alike, so that
         the few captions and items are not outvoted by the many noise zones), or None.
     real_expert : also learn ``real_heading_`` from the rows whose only gold is their headings
@@ -61,13 +63,14 @@ class BlockModel(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, max_iter: int = 100, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
-                 threshold: float = 0.5, rule_body: bool = True, kind_weight: str | None = "balanced",
-                 real_expert: bool = True, random_state: int = 0):
+                 threshold: float = 0.5, rule_body: bool = True, restore_below: float = 1.0,
+                 kind_weight: str | None = "balanced", real_expert: bool = True, random_state: int = 0):
         self.max_iter = max_iter
         self.learning_rate = learning_rate
         self.max_leaf_nodes = max_leaf_nodes
         self.threshold = threshold
         self.rule_body = rule_body
+        self.restore_below = restore_below
         self.kind_weight = kind_weight
         self.real_expert = real_expert
         self.random_state = random_state
@@ -133,10 +136,14 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         if not len(X):
             return np.array([], dtype=object)
         matrix = self._matrix(X, self.word_odds_)
-        kinds = self.kind_.predict(matrix).astype(object)
+        proba = self.kind_.predict_proba(matrix)
+        kinds = self.kind_.classes_[proba.argmax(axis=1)].astype(object)
         if self.rule_body:
             rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
-            trusted = (np.isin(kinds, ("noise", TABLE_CELL)) & rules.any(axis=1)) | X["rule_caption"].to_numpy(dtype=bool)
-            kinds[trusted] = np.array(RULE_BODY, dtype=object)[rules[trusted].argmax(axis=1)]
+            named = np.array(RULE_BODY, dtype=object)[rules.argmax(axis=1)]
+            sure = proba.max(axis=1) > self.restore_below
+            restored = np.isin(kinds, ("noise", TABLE_CELL)) & rules.any(axis=1) & ~sure
+            trusted = restored | X["rule_caption"].to_numpy(dtype=bool)
+            kinds[trusted] = named[trusted]
             kinds[X[f"rule_{TABLE_CELL}"].to_numpy(dtype=bool)] = TABLE_CELL
         return np.where(self._heading_probability(X, matrix) >= self.threshold, "heading", kinds)

@@ -188,16 +188,21 @@ def mark_blocks(sec: etree._Element, **xpaths: str) -> None:
 
 #: Leading words that identify one of the article's paragraphs on the page (:func:`mark_loose_text`).
 LEAD_WORDS = 8
+#: Words a platform may print before an article's note (its type as a title).
+NOTE_TITLE_WORDS = 3
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def mark_loose_text(root: etree._Element, article: Article) -> None:
     """Mark the article text a platform prints outside the section elements its family marks: body
-    paragraphs set straight in the body (a body without sections, or text before the first) and
-    titled back-matter sections (acknowledgements, notes, appendices) printed as a bare heading and
-    block. Each is found by its text among elements no mark covers: a paragraph whose first
-    :data:`LEAD_WORDS` words are those of one of the article's paragraphs, a heading reading as one of
-    its section titles (at that section's depth)."""
+    paragraphs set straight in the body (a body without sections, or text before the first), titled
+    back-matter sections (acknowledgements, notes, appendices) printed as a bare heading and block,
+    and the article's notes (``fn-group``: competing interests, contributions), which the hand-written
+    families print as footnotes. Each is found by its text among elements no mark covers: a paragraph
+    whose first :data:`LEAD_WORDS` words are those of one of the article's paragraphs, a note showing
+    one of its notes' words and at most :data:`NOTE_TITLE_WORDS` more (a title the platform sets before
+    it: "Competing interests:"), a heading reading as one of its section titles (at that
+    section's depth)."""
     leads, titles = set(), {}
     for depth, sec in article.iter_sections():
         if sec.title:
@@ -205,12 +210,16 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
         for block in sec.paragraphs:
             if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
                 leads.add(tuple(words(block.text)[:LEAD_WORDS]))
-    for el in root.iter("p", *_HEADINGS):
+    notes = [(" ".join(words(note)[:LEAD_WORDS]), note) for note in article.footnotes if len(words(note)) >= 3]
+    for el in root.iter("p", "li", "div", *_HEADINGS):
         if any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN or a.get("hidden") is not None
                for a in (el, *el.iterancestors())):
             continue
         shown = words(shown_text(el))
-        if el.tag == "p" and tuple(shown[:LEAD_WORDS]) in leads:
+        line = " ".join(shown[:LEAD_WORDS + NOTE_TITLE_WORDS])
+        if any(lead in line and mismatch(shown_text(el), note, slack=NOTE_TITLE_WORDS) is None for lead, note in notes):
+            mark_content(el, "footnote")
+        elif el.tag == "p" and tuple(shown[:LEAD_WORDS]) in leads:
             mark_content(el, "paragraph")
         elif el.tag in _HEADINGS and shown:
             depth = titles.get(tuple(shown)) or titles.get(tuple(shown[1:]))  # a label before the title
