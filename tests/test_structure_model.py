@@ -155,8 +155,8 @@ def test_the_rules_table_cells_overrule_the_ensemble() -> None:
 
 def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> None:
     """A line the rules take for a paragraph but the ensemble has learnt as furniture ("Competing
-    interests: none") is the rules' paragraph by default, the ensemble's furniture when the setting
-    trusts the rules only over uncertain noise calls."""
+    interests: none") is the ensemble's furniture when the setting trusts the rules only over
+    uncertain noise calls, the rules' paragraph when it trusts them over every one."""
     rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False, "rule_table": False}
     rows = [{"text": TEXT, "n_words": 30, "size_ratio": 1.0, **rule, "kind": "paragraph"} for _ in range(60)]
     rows += [{"text": "Competing interests: none", "n_words": 3, "size_ratio": 0.9, **rule, "kind": "noise"}
@@ -164,7 +164,7 @@ def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> N
     frame = pd.DataFrame(rows)
     X, y = frame.drop(columns=["kind"]), frame["kind"]
     line = X[-1:]
-    assert BlockModel(max_iter=10).fit(X, y).predict(line).tolist() == ["paragraph"]
+    assert BlockModel(max_iter=10, restore_below=1.0).fit(X, y).predict(line).tolist() == ["paragraph"]
     uncertain_only = BlockModel(max_iter=10, restore_below=0.5).fit(X, y)
     assert uncertain_only.predict(line).tolist() == ["noise"]
     assert uncertain_only.predict(X[:1]).tolist() == ["paragraph"]
@@ -298,3 +298,4 @@ def test_heading_cross_validation_keeps_publishers_apart() -> None:
         assert not set(fold.train) & set(fold.test)
     assert result.summary()["gold"] == 12 and result.summary()["f1"] > 0.9
     assert list(result.table()["fold"]) == ["0", "1", "all"]
+
