@@ -298,4 +298,3 @@ def test_heading_cross_validation_keeps_publishers_apart() -> None:
         assert not set(fold.train) & set(fold.test)
     assert result.summary()["gold"] == 12 and result.summary()["f1"] > 0.9
     assert list(result.table()["fold"]) == ["0", "1", "all"]
-
