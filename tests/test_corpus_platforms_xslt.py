@@ -210,3 +210,11 @@ def test_the_articles_notes_are_footnotes(jats, name):
     marked = " ".join(" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='footnote']"))
     assert len(article.footnotes) == 8
     assert sum(" ".join(words(note)) in marked for note in article.footnotes) >= 7
+
+
+def test_a_figures_doi_line_is_part_of_its_caption(jats):
+    """PLOS prints each figure's DOI under its legend, as Janeway and PMC print eLife's inside it."""
+    family = family_or_skip("plos_wombat")
+    root = lxml_html.document_fromstring(family.render(parse_jats(jats / PLOS, "render-check"), random.Random(1), CONTEXT))
+    lines = root.xpath("//*[contains(concat(' ', @class, ' '), ' caption_object ')]")
+    assert lines and all(el.get("data-scilabel-struct") == "caption" for el in lines)

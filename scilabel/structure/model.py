@@ -55,7 +55,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
     restore_below : with ``rule_body``, where the kind ensemble says noise (or table cell) with at most
         this probability and the rules name a body kind (paragraph, item, caption, footnote), take the
         rules' kind: 1 trusts the rules over every such call, 0 over none (.5: the real-platform
-        families' paragraph boundary F1 .795 -> .866, but a page that ends with the article loses its
+        families' paragraph boundary F1 .79 -> .87, but a page that ends with the article loses its
         last paragraph, which the ensemble is sure is furniture).
     kind_weight : class weights of the kind ensemble (``"balanced"``: each kind weighs alike, so that
         the few captions and items are not outvoted by the many noise zones), or None.

@@ -257,7 +257,7 @@ def gold(page: etree._Element, article: Article) -> None:
         figure = f".//div[{has_class('figure')} or {has_class('supplementary-material')}]"
         mark_blocks(sec, heading="h2 | h3 | h4 | h5 | h6", paragraph="p | blockquote/p", item="ul/li | ol/li",
                     caption=f"{figure}/*[{has_class('figcaption')} or self::p[not(@class)] or {has_class('siTitle')}"
-                            f" or {has_class('preSiDOI')} or {has_class('postSiDOI')}]")
+                            f" or {has_class('caption_object')} or {has_class('preSiDOI')} or {has_class('postSiDOI')}]")
     mark_loose_text(text[0], article)
 
 
