@@ -211,13 +211,14 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
             if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
                 leads.add(tuple(words(block.text)[:LEAD_WORDS]))
     notes = [(" ".join(words(note)[:LEAD_WORDS]), note) for note in article.footnotes if len(words(note)) >= 3]
-    for el in root.iter("p", "li", "div", *_HEADINGS):
+    for el in root.iter("p", *_HEADINGS, *(("li", "div") if notes else ())):  # blocks other than p hold only notes
         if any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN or a.get("hidden") is not None
                for a in (el, *el.iterancestors())):
             continue
-        shown = words(shown_text(el))
+        text = shown_text(el)
+        shown = words(text)
         line = " ".join(shown[:LEAD_WORDS + NOTE_TITLE_WORDS])
-        if any(lead in line and mismatch(shown_text(el), note, slack=NOTE_TITLE_WORDS) is None for lead, note in notes):
+        if any(lead in line and mismatch(text, note, slack=NOTE_TITLE_WORDS) is None for lead, note in notes):
             mark_content(el, "footnote")
         elif el.tag == "p" and tuple(shown[:LEAD_WORDS]) in leads:
             mark_content(el, "paragraph")
