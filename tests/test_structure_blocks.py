@@ -3,10 +3,14 @@ numbering and nesting, captions apart from running text, items, footnotes, noise
 continued across zones."""
 from __future__ import annotations
 
+import copy
+
 import pandas as pd
 import pytest
 
 from scilabel.structure import article_structure, classify_zones
+from scilabel.structure.classify import default_block_model
+from scilabel.structure.model import BlockModel
 from scilabel.structure.gold import article_headings
 from scilabel.structure.blocks import TABLE_CELL, Block, heading_number, is_caption, rule_kinds
 from scilabel.structure.tree import Figure, Item, Paragraph, Section, heading_levels, nest
@@ -67,6 +71,12 @@ FRONT = [zone("A study of cells", "title", size=30, weight=700), zone("Jane Doe"
         ("Figures 13–26. Bruchinae in Xinjiang, dorsal view.", True),
         ("Box 2—Figure 1. Box figure", True),
         ("Fig. 4 A model of the pathway.", True),
+        ("S1 Fig. Rosette manual annotation.", True),
+        ("S2 Table", True),
+        ("S3 File. Hair proteome.", True),
+        ("S1 Movie Radial patterns of cell dynamics.", True),
+        ("S1 shows the sampling sites.", False),
+        ("S2 Movie shows the cells dividing.", False),
     ],
 )
 def test_caption_detection(text: str, caption: bool) -> None:
@@ -198,6 +208,22 @@ def test_two_column_tables_with_long_and_spanning_cells_are_table_cells() -> Non
     assert set(body[2:-2]) == {TABLE_CELL}
 
 
+def test_text_in_the_box_of_a_caption_label_is_caption() -> None:
+    """A figure wrapper holding its label, title and caption paragraphs, set like the body text: what
+    shares the wrapper with the label is caption, the running text after the wrapper is not, and a
+    table cell in the wrapper stays a cell."""
+    article_path, figure_path = "0/2/5", "0/2/5/40"
+    rows = [zone("Results", size=22, weight=700), zone(LONG), zone(LONG),
+            zone("Figure 2", weight=700), zone("Growth of the cells", weight=700), zone(LONG), zone(LONG)]
+    paths = [f"{article_path}/10", f"{article_path}/11", f"{article_path}/12",
+             f"{figure_path}/41", f"{figure_path}/42/43", f"{figure_path}/44", f"{article_path}/50"]
+    f = frame(FRONT + rows).assign(node_path=[""] * len(FRONT) + paths)
+    assert rule_kinds(f, f["label"].tolist())[len(FRONT):] == [
+        "heading", "paragraph", "paragraph", "caption", "caption", "caption", "paragraph"]
+    flat = f.assign(node_path=[""] * len(FRONT) + [f"{article_path}/{k}" for k in range(10, 17)])
+    assert rule_kinds(flat, flat["label"].tolist())[len(FRONT) + 5] == "paragraph"
+
+
 def test_bare_caption_label_takes_the_line_below() -> None:
     zones = FRONT + [zone("Results", size=22, weight=700), zone(LONG),
                      zone("Table 1.", weight=700, y=600), zone("Growth of GenBank divisions", y=625)]
@@ -312,11 +338,19 @@ def test_a_pdf_right_column_is_body_text_not_a_sidebar() -> None:
 
 
 def test_the_labellers_references_heading_is_a_section_title() -> None:
-    """Set off to the right, "References" is noise to the block model; the labeller called it the
+    """Set off to the right, "References" is noise to a block model; the labeller called it the
     bibliography's heading, so it is the back matter's section title."""
+    class NoiseForReferences(BlockModel):
+        def predict(self, X: pd.DataFrame):
+            kinds = super().predict(X)
+            kinds[X["references_heading"].to_numpy(dtype=bool)] = "noise"
+            return kinds
+
+    model = copy.copy(default_block_model())
+    model.__class__ = NoiseForReferences
     zones = frame(FRONT + [zone("Results", size=22, weight=700), zone(LONG),
                            zone("References", "references_heading", x=600, w=300),
                            zone("Smith J. A study. Nature 1, 2 (2001).", "references")])
-    assert classify_zones(zones, zones["label"].tolist())[len(FRONT) + 2] == "noise"
-    headings = article_headings(article_structure(zones, zones["label"].tolist()))
+    assert classify_zones(zones, zones["label"].tolist(), model)[len(FRONT) + 2] == "noise"
+    headings = article_headings(article_structure(zones, zones["label"].tolist(), model=model))
     assert [text for text, _ in headings] == ["results", "references"]

@@ -156,18 +156,23 @@ def test_the_rules_table_cells_overrule_the_ensemble() -> None:
 def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> None:
     """A line the rules take for a paragraph but the ensemble has learnt as furniture ("Competing
     interests: none") is the ensemble's furniture when the setting trusts the rules only over
-    uncertain noise calls, the rules' paragraph when it trusts them over every one."""
+    uncertain noise calls, the rules' paragraph when it trusts them over every one, or when the page
+    ends with the rules' body text."""
     rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False, "rule_table": False}
     rows = [{"text": TEXT, "n_words": 30, "size_ratio": 1.0, **rule, "kind": "paragraph"} for _ in range(60)]
     rows += [{"text": "Competing interests: none", "n_words": 3, "size_ratio": 0.9, **rule, "kind": "noise"}
              for _ in range(60)]
+    rows += [{"text": "Share this article", "n_words": 3, "size_ratio": 0.9, **rule, "rule_paragraph": False, "kind": "noise"}
+             for _ in range(60)]
     frame = pd.DataFrame(rows)
     X, y = frame.drop(columns=["kind"]), frame["kind"]
-    line = X[-1:]
-    assert BlockModel(max_iter=10, restore_below=1.0).fit(X, y).predict(line).tolist() == ["paragraph"]
+    line_then_chrome = X.iloc[[119, 120]]
+    assert BlockModel(max_iter=10, restore_below=1.0).fit(X, y).predict(line_then_chrome).tolist()[0] == "paragraph"
     uncertain_only = BlockModel(max_iter=10, restore_below=0.5).fit(X, y)
-    assert uncertain_only.predict(line).tolist() == ["noise"]
-    assert uncertain_only.predict(X[:1]).tolist() == ["paragraph"]
+    assert uncertain_only.predict(line_then_chrome).tolist() == ["noise", "noise"]
+    assert uncertain_only.predict(X.iloc[[0, 120]]).tolist() == ["paragraph", "noise"]
+    # the page ends with it: nothing after it to have taught the ensemble its furniture
+    assert uncertain_only.predict(X.iloc[[0, 119]]).tolist() == ["paragraph", "paragraph"]
 
 
 def test_a_table_of_sentences_is_not_read_as_paragraphs() -> None:

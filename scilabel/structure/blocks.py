@@ -62,11 +62,14 @@ TABLE_CELL_CHARS, TABLE_SPANNING_ROWS = 60, 3
 PARAGRAPH_GAP = 0.4
 
 #: "Figure 3:", "Fig. 2.", "FIG. 1", "Table 1", "Table S2", "Figures 1–12.", "Scheme 1",
-#: "Figure 1—figure supplement 2", "Box 2—Figure 1".
+#: "Figure 1—figure supplement 2", "Box 2—Figure 1", and supplementary material numbered before its
+#: kind: "S1 Fig.", "S2 Table", "S3 File", "S1 Movie" (kinds in group ``supplement_kind``).
 CAPTION = re.compile(
     r"^(?:(?i:supplementary|extended\s+data|appendix(?:\s+\d+)?\s*[—–-]?)\s*)?"
-    r"(?P<kind>(?i:figures?|figs?\.?|table|tab\.|scheme|chart|plate|box|video|movie|algorithm))"
-    r"\s*(?P<num>S?\d+[A-Za-z]?(?:\s*[–-]\s*S?\d+[A-Za-z]?)?|[IVXLC]+)(?:\s*[—–-]\s*(?i:figure|table|source data)(?i:\s+supplement)?\s+\d+)*"
+    r"(?:(?P<supplement>S\d+[A-Za-z]?)\s+(?P<supplement_kind>(?i:figs?\.?|figures?|tables?|files?|text|dataset|data|"
+    r"appendix|movies?|videos?|audio|checklist|protocol|materials?|code|spreadsheet))"
+    r"|(?P<kind>(?i:figures?|figs?\.?|table|tab\.|scheme|chart|plate|box|video|movie|algorithm))"
+    r"\s*(?P<num>S?\d+[A-Za-z]?(?:\s*[–-]\s*S?\d+[A-Za-z]?)?|[IVXLC]+)(?:\s*[—–-]\s*(?i:figure|table|source data)(?i:\s+supplement)?\s+\d+)*)"
     r"(?P<sep>\s*[.:|]\s*|\s*[—–-]\s+|\s+(?=\S)|\s*$)"
 )
 #: Numbered headings: "2", "2.1.3", "2.1.", "IV.", "A." then the title.
@@ -273,8 +276,51 @@ def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str 
     _mark_table_rows(kinds, zones, texts)
     _drop_lone_items(kinds, texts)
     _extend_bare_captions(kinds, zones, texts)
+    _extend_caption_boxes(kinds, zones, texts)
     _promote_plain_headings(kinds, texts, ratio)
     return kinds
+
+
+def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    """How many ancestors two DOM paths share."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
+    """Text in the box of a caption label is caption: a zone after a caption whose DOM path shares
+    more with the caption's than the caption's with the long zone (running text, whatever the rules
+    made of it) or the heading before it (or with the zone before it, when neither comes first) sits in the figure's wrapper with its label, however
+    the platform tags it (title and caption paragraphs, ``div`` or ``figure``). The box is at most
+    the label's grandparent, and a section title numbered in digits closes it. Table cells (also a zone
+    sharing its line with a neighbour) and footnotes in the wrapper keep their kinds. Zones without DOM paths (PDFs) have no boxes."""
+    if "node_path" not in zones:
+        return
+    paths = [tuple(p.split("/")) if p else () for p in zones["node_path"].fillna("").astype(str)]
+    y = zones["y"].to_numpy(dtype=float)
+    same_line = np.abs(np.diff(y)) < 2
+    side_by_side = np.r_[same_line, False] | np.r_[False, same_line]  # a zone sharing its line with a neighbour
+    label, outer, text_before, titled = -1, 0, -1, -1
+    for i, kind in enumerate(kinds):
+        if kind is None or not paths[i]:
+            continue
+        if kind == "caption" and is_caption(texts[i]):
+            before = [j for j in (text_before, titled) if j >= 0] or ([i - 1] if i else [])
+            label, outer = i, max((_shared(paths[i], paths[j]) for j in before), default=len(paths[i]))
+            continue
+        inside = label >= 0 and _shared(paths[i], paths[label]) > max(outer, len(paths[label]) - 3)
+        if inside and any(c.isdigit() for c in heading_number(texts[i])[0] or ""):
+            inside, label = False, -1  # a section title numbered "3.1" closes any box (not a panel's "A.")
+        if inside and kind not in (TABLE_CELL, "footnote") and not side_by_side[i]:
+            kinds[i] = "caption"
+        elif not inside and len(texts[i]) >= LONG_ZONE:
+            label, text_before = -1, i
+        elif not inside and kind == "heading":
+            titled = i
 
 
 def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:

@@ -213,8 +213,8 @@ def _sentences(text: str) -> list[Sentence]:
 def _figure(block: Block) -> Figure:
     text = block.text
     m = CAPTION.match(text)
-    kind = m.group("kind").lower().rstrip(".") if m else "figure"
-    kind = {"fig": "figure", "figs": "figure", "figures": "figure", "tab": "table"}.get(kind, kind)
+    kind = (m.group("kind") or m.group("supplement_kind")).lower().rstrip(".") if m else "figure"
+    kind = {"fig": "figure", "figs": "figure", "figures": "figure", "tab": "table", "tables": "table"}.get(kind, kind)
     label = text[:m.end()].strip().rstrip(".:|—–-").strip() if m else ""
     return Figure(kind, label, text[m.end():].strip() if m else text, list(block.rows))
 
