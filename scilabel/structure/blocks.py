@@ -66,7 +66,7 @@ PARAGRAPH_GAP = 0.4
 #: kind: "S1 Fig.", "S2 Table", "S3 File", "S1 Movie" (kinds in group ``supplement_kind``).
 CAPTION = re.compile(
     r"^(?:(?i:supplementary|extended\s+data|appendix(?:\s+\d+)?\s*[—–-]?)\s*)?"
-    r"(?:(?P<supplement>S\d+[A-Za-z]?)\s+(?P<supplement_kind>(?i:figs?\.?|figures?|tables?|files?|text|dataset|data|"
+    r"(?:S\d+[A-Za-z]?\s+(?P<supplement_kind>(?i:figs?\.?|figures?|tables?|files?|text|dataset|data|"
     r"appendix|movies?|videos?|audio|checklist|protocol|materials?|code|spreadsheet))"
     r"|(?P<kind>(?i:figures?|figs?\.?|table|tab\.|scheme|chart|plate|box|video|movie|algorithm))"
     r"\s*(?P<num>S?\d+[A-Za-z]?(?:\s*[–-]\s*S?\d+[A-Za-z]?)?|[IVXLC]+)(?:\s*[—–-]\s*(?i:figure|table|source data)(?i:\s+supplement)?\s+\d+)*)"
@@ -292,12 +292,13 @@ def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
 
 
 def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
-    """Text in the box of a caption label is caption: a zone after a caption whose DOM path shares
-    more with the caption's than the caption's with the long zone (running text, whatever the rules
-    made of it) or the heading before it (or with the zone before it, when neither comes first) sits in the figure's wrapper with its label, however
-    the platform tags it (title and caption paragraphs, ``div`` or ``figure``). The box is at most
-    the label's grandparent, and a section title numbered in digits closes it. Table cells (also a zone
-    sharing its line with a neighbour) and footnotes in the wrapper keep their kinds. Zones without DOM paths (PDFs) have no boxes."""
+    """Text in the box of a caption label is caption. A zone after a caption label sits in the
+    figure's wrapper with it (title and caption paragraphs, in a ``div`` or a ``figure``, however the
+    platform tags it) when its DOM path shares more with the label's than the label's shares with the
+    long zone (running text, whatever the rules made of it) or the heading before the label (the zone
+    before it when neither comes first). The box is at most the label's grandparent, and a section
+    title numbered in digits closes it. Table cells (and zones sharing their line with a neighbour)
+    and footnotes in the box keep their kinds. Zones without DOM paths (PDFs) have no boxes."""
     if "node_path" not in zones:
         return
     paths = [tuple(p.split("/")) if p else () for p in zones["node_path"].fillna("").astype(str)]
