@@ -11,7 +11,7 @@ from lxml import html as lxml_html
 from scilabel.corpus.generate import article_split, externalise_styles, generate_corpus, reader_view, split_key
 from scilabel.corpus.jats import Paragraph, parse_jats
 from scilabel.corpus.platforms import PLATFORMS, PageDropped
-from scilabel.corpus.platforms.markup import mark_blocks, shown_text, words
+from scilabel.corpus.platforms.markup import mark_blocks, mark_paragraph_tails, shown_text, words
 from scilabel.corpus.templates import PageContext, RelatedItem
 from scilabel.structure.evaluation import gold_outline
 from scilabel.zones import collect_zones
@@ -158,6 +158,23 @@ def test_a_block_inside_a_marked_block_is_part_of_it():
     roles = {" ".join(words(shown_text(el))): el.get("data-scilabel-struct")
              for el in root.xpath("//*[@data-scilabel-content]")}
     assert roles == {"running text": "paragraph", "fig 1 its legend": "caption", "an item": "item"}
+
+
+def test_paragraph_text_after_a_display_formula_is_the_same_paragraph():
+    """The XSLT prints ``<p>... <div>formula</div> where ...</p>``; parsing closes the ``p`` at the
+    ``div``, and the text after it is still the paragraph's, one paragraph in the gold."""
+    root = lxml_html.document_fromstring(
+        '<html><body><div class="sec"><p>We fit the model <i>M</i><div class="disp-formula">y = ax</div>'
+        'where <i>a</i> is the slope.<div class="disp-formula">b = 0</div>and no offset.</p>'
+        '<p>Next paragraph.</p><div class="fig">Figure 1</div></div></body></html>')
+    mark_blocks(root, paragraph=".//p")
+    mark_paragraph_tails(root)
+    outline = gold_outline(lxml_html.tostring(root))
+    assert [(e.kind, e.text) for e in outline] == [
+        ("paragraph", "WefitthemodelMwhereaistheslope.andnooffset."), ("paragraph", "Nextparagraph.")]
+    formula = root.xpath("//div[@class='disp-formula']")[0]
+    assert formula.get("data-scilabel-struct") is None and shown_text(formula) == "y = ax"
+    assert root.xpath("//div[@class='fig']")[0].getprevious().tag == "p"  # no text after it: nothing wrapped
 
 
 @pytest.mark.parametrize("seed", [1, 10])  # Janeway's page chrome under seed 10 wraps the galley in a div.section

@@ -31,6 +31,7 @@ import pandas as pd
 from lxml import html as lxml_html
 
 from .blocks import KINDS
+from ..corpus.templates.base import CONTINUES
 from ..sentences import split_sentences
 from .tree import Article, Figure, Item, Paragraph
 
@@ -49,16 +50,22 @@ class GoldElement:
 
 
 def gold_outline(page_html: str | bytes) -> list[GoldElement]:
-    """The annotated body elements of a generated page, in document order."""
+    """The annotated body elements of a generated page, in document order; an element marked as
+    continuing the one before it (:data:`~scilabel.corpus.templates.base.CONTINUES`: a paragraph's
+    text after a block that closed it) is part of that one."""
     root = lxml_html.fromstring(page_html)
-    out = []
+    out: list[GoldElement] = []
     for el in root.iter():
         kind = el.get("data-scilabel-struct") if isinstance(el.tag, str) else None
         if kind not in BODY_KINDS:
             continue
+        text = "".join(el.text_content().split())
+        if el.get(CONTINUES) and out and out[-1].kind == kind:
+            out[-1].text += text
+            continue
         level = next((int(a.get("data-scilabel-level")) for a in (el, *el.iterancestors())
                       if a.get("data-scilabel-level")), None)
-        out.append(GoldElement(kind, level, "".join(el.text_content().split())))
+        out.append(GoldElement(kind, level, text))
     return out
 
 

@@ -26,7 +26,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from scilabel.corpus.jats import Article, Author, Paragraph, Reference
-from scilabel.corpus.templates.base import cite_attrs, content, lab, ref_attrs, ref_links_attrs, section_attrs
+from scilabel.corpus.templates.base import CONTINUES, cite_attrs, content, lab, ref_attrs, ref_links_attrs, section_attrs
 
 _WORD = re.compile(r"\w+")
 _ATTR = re.compile(r'([\w-]+)="([^"]*)"')
@@ -202,7 +202,8 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     whose first :data:`LEAD_WORDS` words are those of one of the article's paragraphs, a note showing
     one of its notes' words and at most :data:`NOTE_TITLE_WORDS` more (a title the platform sets before
     it: "Competing interests:"), a heading reading as one of its section titles (at that
-    section's depth)."""
+    section's depth). Last, paragraph text cut off its paragraph by a block inside it
+    (:func:`mark_paragraph_tails`)."""
     leads, titles = set(), {}
     for depth, sec in article.iter_sections():
         if sec.title:
@@ -227,6 +228,40 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
             if depth:
                 mark_content(el, "heading")
                 mark_level(el, depth)
+    mark_paragraph_tails(root)
+
+
+#: Elements that end an HTML paragraph when they open inside one (a display formula's ``div``).
+_BREAKS_P = ("div", "table", "ul", "ol", "dl", "figure", "pre", "blockquote", "p", "section", "hr",
+             *_HEADINGS)
+
+
+def mark_paragraph_tails(root: etree._Element) -> None:
+    """Mark the text of a paragraph that HTML parsing cut off it: a block inside a ``p`` (a display
+    formula printed as a ``div``) closes the paragraph, and its text after the block lies bare beside
+    it. That text (with the inline elements around it) is wrapped in a ``span`` marked as the same
+    paragraph (:data:`~scilabel.corpus.templates.base.CONTINUES`), which changes nothing shown."""
+    for p in list(root.xpath('.//p[@data-scilabel-struct="paragraph"]')):
+        block = p.getnext()
+        while block is not None and block.tag in _BREAKS_P and block.tag != "p" and (block.tail or "").strip():
+            run = _inline_run(block)
+            span = etree.Element("span")
+            span.text, block.tail = block.tail, None
+            for el in run:
+                span.append(el)  # moves it, with its tail
+            block.addnext(span)
+            mark_content(span, "paragraph")
+            span.set(CONTINUES, "1")
+            block = span.getnext()
+
+
+def _inline_run(block: etree._Element) -> list[etree._Element]:
+    """The inline elements following ``block`` up to the next block."""
+    run, el = [], block.getnext()
+    while el is not None and isinstance(el.tag, str) and el.tag not in _BREAKS_P:
+        run.append(el)
+        el = el.getnext()
+    return run
 
 
 def mark_section(el: etree._Element, level: int) -> None:

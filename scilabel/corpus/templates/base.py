@@ -67,6 +67,11 @@ def content(struct: str | None = None) -> str:
     return ' data-scilabel-content="1"' + (f' data-scilabel-struct="{struct}"' if struct else "")
 
 
+#: Attribute of an element whose text continues the annotated element before it (a paragraph's text
+#: after a block that HTML parsing closed the paragraph at).
+CONTINUES = "data-scilabel-continues"
+
+
 def section_attrs(level: int) -> str:
     return f' data-scilabel-struct="section" data-scilabel-level="{min(level, 3)}"'
 
