@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from os.path import commonprefix  # of any sequences: the DOM ancestors two zones share
 
 import numpy as np
 import pandas as pd
@@ -297,8 +298,7 @@ def _entry_boxes(zones: pd.DataFrame, pieces: list[_Piece]) -> dict | None:
         return None
     node_paths = zones["node_path"].tolist()
     paths = [tuple(node_paths[i].split("/")) for i in kept]
-    shared = [None if a == b else next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-              for a, b in zip(paths, paths[1:])]
+    shared = [None if a == b else len(commonprefix([a, b])) for a, b in zip(paths, paths[1:])]
     for depth in sorted({d for d in shared if d is not None}):
         opens = dict(zip(kept[1:], (d is not None and d <= depth for d in shared)))
         run_of = dict(zip(zones.index, np.cumsum([opens.get(i, False) for i in range(len(zones))])))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from os.path import commonprefix  # of any sequences: the DOM ancestors two zones share
 
 import numpy as np
 import pandas as pd
@@ -281,16 +282,6 @@ def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str 
     return kinds
 
 
-def _shared(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    """How many ancestors two DOM paths share."""
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
     """Text in the box of a caption label is caption. A zone after a caption label sits in the
     figure's wrapper with it (title and caption paragraphs, in a ``div`` or a ``figure``, however the
@@ -311,9 +302,9 @@ def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: l
             continue
         if kind == "caption" and is_caption(texts[i]):
             before = [j for j in (text_before, titled) if j >= 0] or ([i - 1] if i else [])
-            label, outer = i, max((_shared(paths[i], paths[j]) for j in before), default=len(paths[i]))
+            label, outer = i, max((len(commonprefix([paths[i], paths[j]])) for j in before), default=len(paths[i]))
             continue
-        inside = label >= 0 and _shared(paths[i], paths[label]) > max(outer, len(paths[label]) - 3)
+        inside = label >= 0 and len(commonprefix([paths[i], paths[label]])) > max(outer, len(paths[label]) - 3)
         if inside and any(c.isdigit() for c in heading_number(texts[i])[0] or ""):
             inside, label = False, -1  # a section title numbered "3.1" closes any box (not a panel's "A.")
         if inside and kind not in (TABLE_CELL, "footnote") and not side_by_side[i]:
