@@ -64,7 +64,7 @@ def cached_rows(folder: Path, heading_gold: dict | None = None) -> pd.DataFrame:
         zones = load_zones([folder])
         if heading_gold is not None:
             zones = zones[zones["document"].isin(list(heading_gold))]
-        dataset_rows(zones, heading_gold).assign(dataset=folder.name).to_parquet(path)
+        dataset_rows(zones, heading_gold, folder).assign(dataset=folder.name).to_parquet(path)
     return pd.read_parquet(path)
 
 

@@ -13,6 +13,8 @@ from scilabel.structure.classify import default_block_model
 from scilabel.structure.model import BlockModel
 from scilabel.structure.gold import article_headings
 from scilabel.structure.blocks import TABLE_CELL, Block, heading_number, is_caption, rule_kinds
+from scilabel.structure.features import _text_features
+from scilabel.structure.levels import HEADING_COLUMNS
 from scilabel.structure.tree import Figure, Item, Paragraph, Section, heading_levels, nest
 
 BODY = 16.0
@@ -105,30 +107,46 @@ def heading(text: str, size: float = 22.0, weight: int = 700, italic: float = 0.
     return Block("heading", [0], [text], size, weight, italic)
 
 
+def levels(blocks: list[Block], body: float = 16.0) -> list[int]:
+    """The levels the shipped level model gives headings set in a main column (no heading elements)."""
+    text = pd.DataFrame([_text_features(b.text, *heading_number(b.text)) for b in blocks])
+    frame = pd.DataFrame({
+        "size_ratio": [b.font_size / body for b in blocks], "weight": [b.font_weight / 1000 for b in blocks],
+        "italic_share": [b.italic for b in blocks], "heading_tag": 0.0, "left_offset": 0.0,
+        "in_li": 0.0, "after_references": 0.0, "references_heading": 0.0,
+        **{c: text[c].astype(float) for c in ("caps", "title_case", "numbered", "number_depth", "n_words")}})
+    return [lv for _, _, lv in heading_levels(blocks, frame[list(HEADING_COLUMNS)], default_block_model().levels_)]
+
+
 def test_levels_from_numbering_depth() -> None:
     blocks = [heading("1 Introduction"), heading("2 Methods"), heading("2.1 Samples", 18), heading("2.1.1 Mice", 16),
               heading("Acknowledgments")]
-    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 1, 2, 3, 1]
+    assert levels(blocks) == [1, 1, 2, 3, 1]
 
 
 def test_levels_from_mixed_numbering_kinds() -> None:
     """IEEE style: Roman numerals, then letters, then Arabic numbers, whatever the type."""
     blocks = [heading("I. INTRODUCTION"), heading("II. EXPERIMENT"), heading("A. Synthesis", 16),
               heading("1. Phase one", 16, 400), heading("B. Measurements", 16), heading("III. RESULTS")]
-    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 1, 2, 3, 2, 1]
+    assert levels(blocks) == [1, 1, 2, 3, 2, 1]
 
 
 def test_levels_from_type_when_unnumbered() -> None:
     blocks = [heading("Introduction", 24), heading("Results", 24), heading("Cell growth", 18),
               heading("Counting.", 16, 700, italic=1.0), heading("Sorting", 18), heading("PCR.", 18),
               heading("Discussion", 24)]
-    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 1, 2, 3, 2, 2, 1]
+    assert levels(blocks) == [1, 1, 2, 3, 2, 2, 1]
 
 
 def test_a_few_numbered_headings_do_not_set_the_levels() -> None:
     blocks = [heading("Introduction", 24), heading("Phage isolation", 18), heading("3. Summary", 18),
               heading("Genome sequencing", 18), heading("Discussion", 24), heading("Methods", 24)]
-    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 2, 2, 2, 1, 1]
+    assert levels(blocks) == [1, 2, 2, 2, 1, 1]
+
+
+def test_without_a_level_model_only_numbers_set_levels() -> None:
+    blocks = [heading("1 Introduction"), heading("1.1 Samples", 18), heading("Acknowledgments", 18)]
+    assert [lv for _, _, lv in heading_levels(blocks)] == [1, 2, 1]
 
 
 def test_sections_nest_by_level() -> None:

@@ -20,8 +20,9 @@ import pandas as pd
 
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, FURNITURE_START, FURNITURE_ZONE, ITEM_MARKER, LONG_ZONE, NOTES_HEADING, RULE_KINDS,
-    SENTENCE_END, Layout, column_x, heading_number, is_caption, page_layout, rule_kinds,
+    SENTENCE_END, Block, Layout, column_x, heading_number, is_caption, page_layout, rule_kinds,
 )
+from .levels import HEADING_COLUMNS
 
 #: Labels whose zones the block model classifies.
 CANDIDATE_LABELS = ("other", "references_heading")
@@ -185,3 +186,18 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
     frame["number_follows"], frame["number_followed"] = _number_sequence([number for number, _ in parsed])
     frame["next2_sentence_end"] = np.r_[frame["sentence_end"].to_numpy(dtype=float)[2:], np.nan, np.nan][:len(frame)]
     return frame.astype(float), rows, layout
+
+
+def heading_features(frame: pd.DataFrame, rows: np.ndarray, headings: list[Block]) -> pd.DataFrame:
+    """The level model's view of a page's heading blocks (:data:`~.levels.HEADING_COLUMNS`): the
+    features of each block's zone (``frame`` at ``rows``, :func:`page_features`; NaN for a zone that is
+    no candidate), with its text's features and weight from the block itself (a run-in title is the
+    bold start of a paragraph zone)."""
+    if not headings:
+        return pd.DataFrame(columns=list(HEADING_COLUMNS), dtype=float)
+    out = frame.reindex(columns=list(HEADING_COLUMNS)).set_axis(list(rows)).reindex([b.rows[0] for b in headings])
+    text = pd.DataFrame([_text_features(b.text, *heading_number(b.text)) for b in headings], index=out.index)
+    for column in ("caps", "title_case", "numbered", "number_depth", "n_words"):
+        out[column] = text[column]
+    out["weight"] = [b.font_weight / 1000 for b in headings]
+    return out.reset_index(drop=True).astype(float)

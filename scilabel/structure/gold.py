@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .blocks import NOTES_HEADING, TABLE_CELL
-from .evaluation import gold_kinds
+from .evaluation import align, gold_kinds, gold_outline
 from .model import BlockModel
 from .tree import Article
 
@@ -48,6 +48,17 @@ def zone_kinds(zones: pd.DataFrame) -> np.ndarray:
         if kinds[i + 1] == "footnote" and NOTES_HEADING.match(texts[i]):
             kinds[i] = "heading"
     return kinds
+
+
+def outline_levels(zones: pd.DataFrame, page_html: bytes | str) -> dict[int, int]:
+    """Row -> level of each heading zone of a structure-annotated page, from its HTML's outline
+    (:func:`~.evaluation.gold_outline`)."""
+    zones = zones.reset_index(drop=True)
+    kinds = gold_kinds(zones)
+    outline = gold_outline(page_html)
+    element = align(zones, kinds, outline)
+    return {int(row): outline[element[row]].level for row in np.flatnonzero(kinds == "heading")
+            if element[row] >= 0 and outline[element[row]].level is not None}
 
 
 def has_structure(zones: pd.DataFrame) -> bool:

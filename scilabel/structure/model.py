@@ -16,17 +16,20 @@ probabilities of the neighbours was tried and dropped (real-page heading F1 .898
 """
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import HistGradientBoostingClassifier
 
 from .blocks import TABLE_CELL
 from .features import SHORT_WORDS
+from .levels import LevelModel
 
+log = logging.getLogger(__name__)
 #: The column of a feature frame holding the zone's text (read for the word score, not a feature).
 TEXT = "text"
 #: Body kinds the hand-written rules may restore over the kind ensemble's noise (``rule_body``).
@@ -62,12 +65,15 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         the few captions and items are not outvoted by the many noise zones), or None.
     real_expert : also learn ``real_heading_`` from the rows whose only gold is their headings
         (``kind_mask`` False: the reviewed real pages) and average the two heading probabilities.
+    levels : the section level model (:class:`~.levels.LevelModel`, default one with its defaults),
+        fitted as ``levels_`` on the headings of known level, page by page.
     random_state : seed of the ensembles.
     """
 
     def __init__(self, max_iter: int = 100, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
                  threshold: float = 0.5, rule_body: bool = True, restore_below: float = 0.9,
-                 kind_weight: str | None = "balanced", real_expert: bool = True, random_state: int = 0):
+                 kind_weight: str | None = "balanced", real_expert: bool = True, levels: LevelModel | None = None,
+                 random_state: int = 0):
         self.max_iter = max_iter
         self.learning_rate = learning_rate
         self.max_leaf_nodes = max_leaf_nodes
@@ -76,6 +82,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         self.restore_below = restore_below
         self.kind_weight = kind_weight
         self.real_expert = real_expert
+        self.levels = levels
         self.random_state = random_state
 
     def _trees(self, class_weight: str | None = None) -> HistGradientBoostingClassifier:
@@ -100,9 +107,11 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         score = [np.mean([odds.get(t, 0.0) for t in toks]) if toks else 0.0 for toks in map(_tokens, X[TEXT])]
         return out.assign(word_score=np.array(score, dtype=float))
 
-    def fit(self, X: pd.DataFrame, y, sample_weight=None, kind_mask=None) -> "BlockModel":
-        """Learn from candidate zones ``X`` (features and ``text``) and their kinds ``y``; ``kind_mask``
-        marks the rows whose non-heading kind is known (default all)."""
+    def fit(self, X: pd.DataFrame, y, sample_weight=None, kind_mask=None, levels=None, pages=None) -> "BlockModel":
+        """Learn from candidate zones ``X`` (features and ``text``, pages in reading order) and their
+        kinds ``y``; ``kind_mask`` marks the rows whose non-heading kind is known (default all);
+        ``levels`` the headings' gold levels (NaN where unknown) and ``pages`` which page each row is
+        of, to learn section levels from (``levels_`` None without them, or when they never change)."""
         y = np.asarray(y, dtype=object)
         kind_mask = np.ones(len(y), dtype=bool) if kind_mask is None else np.asarray(kind_mask, dtype=bool)
         heading = y == "heading"
@@ -121,6 +130,16 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         weight = None if sample_weight is None else np.asarray(sample_weight)[rest]
         self.kind_ = self._trees(self.kind_weight).fit(matrix[rest], y[rest], sample_weight=weight)
         self.classes_ = np.array(sorted(set(y[rest]) | {"heading"}), dtype=object)
+        self.levels_ = None
+        if levels is not None and pages is not None:
+            levels = np.asarray(levels, dtype=float)
+            known = np.flatnonzero(heading & ~np.isnan(levels))
+            groups = pd.Series(known).groupby(np.asarray(pages, dtype=object)[known], sort=False)
+            try:
+                self.levels_ = clone(self.levels or LevelModel()).fit([X.iloc[rows.to_numpy()] for _, rows in groups],
+                                                                      [levels[rows.to_numpy()] for _, rows in groups])
+            except ValueError as error:
+                log.warning("no section levels learnt: %s", error)
         return self
 
     def heading_probability(self, X: pd.DataFrame) -> np.ndarray:

@@ -9,7 +9,6 @@ page take the level of the numbered headings set in the same style.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Union
@@ -20,7 +19,9 @@ import pandas as pd
 from ..lexicons import alternation
 from ..fields import affiliation_texts, field_text, split_author_names, strip_caption
 from .blocks import CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, group_blocks, heading_number
-from .classify import classify_zones
+from .classify import default_block_model, page_kinds
+from .features import heading_features, page_features
+from .levels import LevelModel
 from .model import BlockModel
 from ..sentences import split_sentences
 
@@ -34,8 +35,6 @@ REFERENCES_TITLE = re.compile(rf"^\W*{alternation('references_headings')}\W*$", 
 SITE_SECTION_TITLE = re.compile(rf"^\W*{alternation('site_sections')}\W*$", re.I)
 #: Share of a page's headings that must carry numbers for numbering to set the levels.
 NUMBERED_SHARE = 1 / 3
-#: Letters an all-capitals one-word heading needs to count as set in capitals (not an acronym).
-CAPS_LETTERS = 6
 #: Shortest sentence matched inside a longer citing context.
 CITING_CHARS = 20
 #: Abstract zones this short (words) without a sentence end title the abstract part they open.
@@ -132,29 +131,22 @@ class Article:
 # ---------------------------------------------------------------------------- headings
 
 
-def _style(block: Block) -> tuple:
-    """How prominent a heading's type is; larger tuples are more prominent. Capitals count only
-    for words, not for acronyms ("PCR.")."""
-    title = heading_number(block.text)[1]
-    caps = title.isupper() and (len(title.split()) > 1 or sum(c.isalpha() for c in title) >= CAPS_LETTERS)
-    return (round(block.font_size * 2) / 2, block.font_weight >= 600, caps, block.italic <= 0.5)
-
-
 def _number_kind(number: str) -> str:
     if "." in number or number.isdigit():
         return "arabic"
     return "roman" if _ROMAN.match(number) and (len(number) > 1 or number == "I") else "letter"
 
 
-def heading_levels(headings: list[Block]) -> list[tuple[str | None, str, int]]:
+def heading_levels(headings: list[Block], features: pd.DataFrame | None = None,
+                   model: LevelModel | None = None) -> list[tuple[str | None, str, int]]:
     """(number, title, level) of each heading of a page, in order.
 
     A page counts as numbered when at least ``NUMBERED_SHARE`` of its headings (and two) carry
     numbers. Dotted numbers are as deep as their parts; undotted ones take the rank of their
-    kind (Roman, letter, Arabic) in order of first appearance ("I." > "A." > "1.")."""
+    kind (Roman, letter, Arabic) in order of first appearance ("I." > "A." > "1."). The other
+    headings' levels are the level ``model``'s, from the headings' ``features``
+    (:func:`~.features.heading_features`), the numbered ones kept; without a model they are 1."""
     parsed = [heading_number(b.text) for b in headings]
-    styles = [_style(b) for b in headings]
-    ranked = sorted(set(styles), reverse=True)
     n_numbered = sum(1 for n, _ in parsed if n)
     if n_numbered < 2 or n_numbered < NUMBERED_SHARE * len(headings):
         parsed = [(None, b.text.strip()) for b in headings]
@@ -166,24 +158,9 @@ def heading_levels(headings: list[Block]) -> list[tuple[str | None, str, int]]:
     def depth(number: str) -> int:
         return number.count(".") + 1 if "." in number else kinds.index(_number_kind(number)) + 1
 
-    numbered: dict[tuple, Counter] = {}
-    for (number, _), style in zip(parsed, styles):
-        if number:
-            numbered.setdefault(style, Counter())[depth(number)] += 1
-    out = []
-    for (number, title), style in zip(parsed, styles):
-        rank = ranked.index(style) + 1
-        if number:
-            level = depth(number)
-        elif style in numbered:
-            level = numbered[style].most_common(1)[0][0]
-        elif numbered:  # a style the numbered headings do not use: the level of the nearest one
-            nearest = min(numbered, key=lambda s: (abs(ranked.index(s) + 1 - rank), ranked.index(s)))
-            level = numbered[nearest].most_common(1)[0][0]
-        else:
-            level = rank
-        out.append((number, title, level))
-    return out
+    forced = [depth(number) if number else None for number, _ in parsed]
+    levels = model.predict(features, forced) if model is not None else [level or 1 for level in forced]
+    return [(number, title, level) for (number, title), level in zip(parsed, levels)]
 
 
 def nest(entries: list[tuple[Section, int]]) -> list[Section]:
@@ -232,13 +209,15 @@ def _footnote(block: Block) -> Footnote:
     return Footnote(text, marker, list(block.rows))
 
 
-def body_sections(blocks: list[Block]) -> tuple[list[Section], list[Footnote]]:
+def body_sections(blocks: list[Block], features: pd.DataFrame | None = None,
+                  levels_model: LevelModel | None = None) -> tuple[list[Section], list[Footnote]]:
     """Nested sections of the body blocks (text before the first heading goes to an untitled
-    first section) and the footnotes. A section without content stays: the bibliography's heading
+    first section, levels by :func:`heading_levels` from the headings' ``features`` and
+    ``levels_model``) and the footnotes. A section without content stays: the bibliography's heading
     ("References") and back-matter titles over lists count as sections; furniture headings are the
     block model's to leave out."""
     headings = [b for b in blocks if b.kind == "heading"]
-    levels = iter(heading_levels(headings))
+    levels = iter(heading_levels(headings, features, levels_model))
     preamble = Section(None)
     entries: list[tuple[Section, int]] = []
     footnotes: list[Footnote] = []
@@ -354,13 +333,17 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
         return [t for t, lab in zip(texts, labels) if lab == label and t]
 
     title = field_text("title", of("title"))
-    kinds = classify_zones(zones, labels, model)
+    model = model or default_block_model()
+    frame, rows, _ = page_features(zones, labels)
+    kinds = page_kinds(frame, rows, texts, len(zones), model)
     for i, kind in enumerate(kinds):  # the title repeated in a page header is not a section
         if kind == "heading" and title and _fold(texts[i]) == _fold(title):
             kinds[i] = "noise"
         elif labels[i] == "references_heading":  # the labeller's bibliography heading: a back-matter title
             kinds[i] = "heading"
-    sections, footnotes = body_sections(group_blocks(zones, kinds))
+    blocks = group_blocks(zones, kinds)
+    headings = heading_features(frame, rows, [b for b in blocks if b.kind == "heading"])
+    sections, footnotes = body_sections(blocks, headings, getattr(model, "levels_", None))
     abstract = abstract_sections(zones, labels)
     if not abstract:  # the labeller found none: a section titled "Abstract" is it
         abstract = _take_sections(sections, lambda sec: bool(ABSTRACT_TITLE.match(sec.title or "")), limit=1)
