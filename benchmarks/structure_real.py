@@ -6,6 +6,7 @@ held out by platform (issue 45).
         [--data build/corpus] [--folds 5] [--labels svm|gold]
         [--records out.jsonl] [--no-gold-training] [--only-folds 0 1 2]
     .venv/bin/python benchmarks/structure_real.py platforms [--data ...] [--pages-dir build/corpus] [--test-pages 40]
+    .venv/bin/python benchmarks/structure_real.py rules [--only-folds 0 1 2]
 
 ``build/corpus`` (``scilabel corpus generate``) holds the generated and the real-platform families
 (elife, janeway, quarto, plos_wombat, pmc_preview, scielo carry structure gold).
@@ -18,7 +19,9 @@ shipped labeller, as ``scilabel structure`` does, or by their gold labels); head
 for each pair of platform families, a model trained without them structures their pages, scored by
 :func:`scilabel.structure.evaluation.page_counts` against the pages' HTML gold (``boundary`` and
 ``sentence`` over every predicted paragraph, ``text_boundary`` and ``text_sentence`` over the gold's
-running text only: see that module). Designs are chosen on
+running text only: see that module). ``rules``: both again with each pass of the hand-written
+rules (:data:`scilabel.structure.blocks.RULE_PASSES`) left out in turn, features and model alike
+(heading CV on the development folds unless ``--only-folds``). Designs are chosen on
 folds 0–2 (``--only-folds 0 1 2``); the zone labels of the labeller are cached under
 ``build/structure-labels`` (by model file and its modification time). Training rows are
 cached under ``build/structure-rows`` (remove it after changing the features or the gold matching); the
@@ -41,6 +44,7 @@ from scilabel.crossval import publisher_folds
 from scilabel.persistence import load_model, model_path
 from scilabel.structure import article_structure
 from scilabel.structure.evaluation import page_counts, summary
+from scilabel.structure.blocks import RULE_PASSES
 from scilabel.structure.crossval import heading_cv
 from scilabel.structure.gold import read_heading_gold
 from scilabel.structure.model import BlockModel
@@ -80,6 +84,16 @@ def base_rows(folders: list[Path], pages_per_family: int, hold_out: tuple[str, .
     return pd.concat(frames, ignore_index=True)
 
 
+def pages_rows(folders: list[Path], pages: set[str], rules_off: tuple[str, ...]) -> pd.DataFrame:
+    """The training rows of ``pages`` of the dataset ``folders``, features computed without ``rules_off``."""
+    frames = []
+    for folder in folders:
+        zones = load_zones([folder])
+        zones = zones[zones["document"].isin(pages)]
+        frames.append(dataset_rows(zones, None, folder, rules_off).assign(dataset=folder.name))
+    return pd.concat(frames, ignore_index=True)
+
+
 def page_labels(zones: pd.DataFrame, labels: str) -> dict[str, list[str]]:
     """Document -> zone labels of every page of ``zones``: the gold ones, or the labeller ``labels``'s,
     cached under ``build/structure-labels`` by labeller name and the model file's modification time."""
@@ -116,13 +130,14 @@ def headings(args: argparse.Namespace) -> None:
                                 encoding="utf-8")
 
 
-def platforms(args: argparse.Namespace) -> None:
+def platform_counts(rows: pd.DataFrame, zones: pd.DataFrame, args: argparse.Namespace,
+                    params: dict) -> dict[str, Counter]:
+    """Structure counts of each platform family's first ``--test-pages`` pages (``zones``), each pair of
+    families structured by a block model (``params``) trained on the ``rows`` of the other families."""
     totals: dict[str, Counter] = defaultdict(Counter)
-    zones = load_zones(args.data)
-    zones = zones[zones["group"].isin([f for held in PLATFORM_FOLDS for f in held])]
     for held in PLATFORM_FOLDS:
         t0 = time.perf_counter()
-        model = fit_rows(BlockModel(**args.params), base_rows(args.data, args.pages_per_family, held))
+        model = fit_rows(BlockModel(**params), rows[~rows["group"].isin(held)])
         for family in held:
             pages = zones[zones["group"] == family]["document"].unique()[: args.test_pages]
             for doc in pages:
@@ -131,16 +146,50 @@ def platforms(args: argparse.Namespace) -> None:
                 counts = page_counts(frame, article, (args.pages_dir / doc).read_bytes())
                 totals[family].update(counts)
                 totals["ALL"].update(counts)
-        print(f"held out {held}: {time.perf_counter() - t0:.0f} s", flush=True)
+        logging.info("held out %s: %.0f s", held, time.perf_counter() - t0)
+    return totals
+
+
+def platform_zones(args: argparse.Namespace) -> pd.DataFrame:
+    zones = load_zones(args.data)
+    return zones[zones["group"].isin([f for held in PLATFORM_FOLDS for f in held])]
+
+
+def platforms(args: argparse.Namespace) -> None:
+    totals = platform_counts(base_rows(args.data, args.pages_per_family), platform_zones(args), args, args.params)
     print(f"{'family':14} " + " ".join(f"{c[:12]:>12}" for c in COLUMNS))
     for family, counts in sorted(totals.items()):
         s = summary(counts)
         print(f"{family:14} " + " ".join(f"{s[c]:12.3f}" for c in COLUMNS))
 
 
+def rules(args: argparse.Namespace) -> None:
+    """Heading CV and platforms with every rule pass, then with each left out (rows recomputed for
+    the same training pages)."""
+    gold_pages = read_heading_gold(args.heading_gold)
+    folds = publisher_folds(pd.read_csv(args.gold / "manifest.csv"), args.folds)
+    folds = [f for k, f in enumerate(folds) if k in (args.only_folds or (0, 1, 2))]
+    sample = base_rows(args.data, args.pages_per_family)
+    zones = load_zones([args.gold])
+    zones = zones[zones["document"].isin([d for d, g in gold_pages.items() if g])]
+    labels, platform = page_labels(zones, args.labels), platform_zones(args)
+    print(f"{'left out':16} {'head F1':>8} {'level':>8} " + " ".join(f"{c[:12]:>12}" for c in COLUMNS[2:]))
+    for off in ((), *((name,) for name in RULE_PASSES)):
+        if off:
+            rows = pages_rows(args.data, set(sample["page"]), off)
+            gold_rows = dataset_rows(zones, gold_pages, args.gold, off)
+        else:
+            rows, gold_rows = sample, cached_rows(args.gold, gold_pages)
+        params = {**args.params, "rules_off": off}
+        cv = heading_cv(pd.concat([rows, gold_rows], ignore_index=True), zones, gold_pages, labels, folds, **params).summary()
+        s = summary(platform_counts(rows, platform, args, params)["ALL"])
+        print(f"{'+'.join(off) or 'none':16} {cv['f1']:8.3f} {cv['level_accuracy']:8.3f} "
+              + " ".join(f"{s[c]:12.3f}" for c in COLUMNS[2:]), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("task", choices=("headings", "platforms"))
+    ap.add_argument("task", choices=("headings", "platforms", "rules"))
     ap.add_argument("--data", type=Path, nargs="+",
                     default=[REPO / "build" / "corpus"])
     ap.add_argument("--gold", type=Path, default=REPO / "build" / "gold")
@@ -158,7 +207,7 @@ def main() -> None:
     ap.add_argument("--params", type=json.loads, default={}, help="BlockModel settings as JSON")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    {"headings": headings, "platforms": platforms}[args.task](args)
+    {"headings": headings, "platforms": platforms, "rules": rules}[args.task](args)
 
 
 if __name__ == "__main__":

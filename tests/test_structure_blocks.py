@@ -240,6 +240,14 @@ def test_text_in_the_box_of_a_caption_label_is_caption() -> None:
         "heading", "paragraph", "paragraph", "caption", "caption", "caption", "paragraph"]
     flat = f.assign(node_path=[""] * len(FRONT) + [f"{article_path}/{k}" for k in range(10, 17)])
     assert rule_kinds(flat, flat["label"].tolist())[len(FRONT) + 5] == "paragraph"
+    # the pass left out (as the rules benchmark measures it): the wrapper's paragraph is a paragraph again
+    assert rule_kinds(f, f["label"].tolist(), off=("caption_boxes",))[len(FRONT) + 5] == "paragraph"
+    with pytest.raises(ValueError, match="no rule pass named caption_box"):
+        rule_kinds(f, f["label"].tolist(), off=("caption_box",))
+    model = copy.copy(default_block_model())  # its features computed as a model without the pass needs them
+    assert classify_zones(f, f["label"].tolist())[len(FRONT) + 5] == "caption"
+    model.rules_off = ("caption_boxes",)
+    assert classify_zones(f, f["label"].tolist(), model)[len(FRONT) + 5] != "caption"
 
 
 def test_bare_caption_label_takes_the_line_below() -> None:

@@ -17,6 +17,7 @@ a heading.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from os.path import commonprefix  # of any sequences: the DOM ancestors two zones share
 
@@ -230,8 +231,9 @@ def _plain_heading(text: str, size_ratio: float) -> bool:
             and not re.search(r"[:;]", text) and size_ratio >= BOLD_HEADING_SIZE and bool(_WORD.search(text)))
 
 
-def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str | None]:
-    """The kind of each zone of one page by the hand-written rules (``RULE_KINDS``), None for zones outside the body."""
+def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray, off: Collection[str] = ()) -> list[str | None]:
+    """The kind of each zone of one page by the hand-written rules (``RULE_KINDS``), None for zones
+    outside the body; the passes of :data:`RULE_PASSES` named in ``off`` left out (to measure them)."""
     texts = [str(t).strip() for t in zones["text"]]
     labels = np.asarray(labels, dtype=object)
     mask = body_mask(labels, texts)
@@ -274,15 +276,16 @@ def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> list[str 
             kinds[i] = "paragraph"
         else:
             kinds[i] = _SHORT
-    _mark_table_rows(kinds, zones, texts)
-    _drop_lone_items(kinds, texts)
-    _extend_bare_captions(kinds, zones, texts)
-    _extend_caption_boxes(kinds, zones, texts)
-    _promote_plain_headings(kinds, texts, ratio)
-    return kinds
+    unknown = set(off) - set(RULE_PASSES)
+    if unknown:
+        raise ValueError(f"no rule pass named {', '.join(sorted(unknown))} (the passes: {', '.join(RULE_PASSES)})")
+    for name, rule_pass in RULE_PASSES.items():
+        if name not in off:
+            rule_pass(kinds, zones, texts, ratio)
+    return ["noise" if kind == _SHORT else kind for kind in kinds]  # short leftovers no pass made a heading
 
 
-def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
+def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
     """Text in the box of a caption label is caption. A zone after a caption label sits in the
     figure's wrapper with it (title and caption paragraphs, in a ``div`` or a ``figure``, however the
     platform tags it) when its DOM path shares more with the label's than the label's shares with the
@@ -293,9 +296,9 @@ def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: l
     if "node_path" not in zones:
         return
     paths = [tuple(p.split("/")) if p else () for p in zones["node_path"].fillna("").astype(str)]
-    y = zones["y"].to_numpy(dtype=float)
-    same_line = np.abs(np.diff(y)) < 2
-    side_by_side = np.r_[same_line, False] | np.r_[False, same_line]  # a zone sharing its line with a neighbour
+    n = len(kinds)
+    after = np.r_[False, _beside(zones, np.arange(1, n), np.arange(n - 1))] if n else np.zeros(0, dtype=bool)
+    side_by_side = after | np.r_[after[1:], False]  # a zone sharing its line with a neighbour
     label, outer, text_before, titled = -1, 0, -1, -1
     for i, kind in enumerate(kinds):
         if kind is None or not paths[i]:
@@ -315,19 +318,26 @@ def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: l
             titled = i
 
 
-def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
+def _beside(zones: pd.DataFrame, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Whether each zone of ``i`` stands to the right of the zone of ``j`` beside it on the same line:
+    it starts where that one ends or further right, and the two overlap vertically by half the
+    lower one's height."""
+    x, y, w, h = (zones[c].to_numpy(dtype=float) for c in ("x", "y", "w", "h"))
+    overlap = np.minimum(y[i] + h[i], y[j] + h[j]) - np.maximum(y[i], y[j])
+    return (x[i] >= x[j] + w[j] - 1) & (overlap >= 0.5 * np.minimum(h[i], h[j]))
+
+
+def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
     """Table cells are :data:`TABLE_CELL`. A row is a run of consecutive body zones side by side on one line; two
     or more rows that follow one another closely and share a column edge are a table, and every
     zone from its first row to its last (rows of a single spanning cell included) is a cell. A lone
     row of at least three short zones is a table row too."""
-    y, h = zones["y"].to_numpy(), zones["h"].to_numpy()
-    x, w = zones["x"].to_numpy(), zones["w"].to_numpy()
+    x = zones["x"].to_numpy()
     body = [i for i, k in enumerate(kinds) if k not in (None, "noise", "caption")]  # a caption is never a cell
+    beside = np.r_[False, _beside(zones, np.array(body[1:], dtype=int), np.array(body[:-1], dtype=int))] if body else []
     rows: list[list[int]] = []
-    for prev, i in zip([None, *body], body):
-        beside = prev is not None and x[i] >= x[prev] + w[prev] - 1 and \
-            min(y[i] + h[i], y[prev] + h[prev]) - max(y[i], y[prev]) >= 0.5 * min(h[i], h[prev])
-        if beside and rows and rows[-1][-1] == prev:
+    for prev, i, follows in zip([None, *body], body, beside):
+        if follows and rows and rows[-1][-1] == prev:
             rows[-1].append(i)
         else:
             rows.append([i])
@@ -348,7 +358,7 @@ def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[s
             kinds[i] = TABLE_CELL
 
 
-def _drop_lone_items(kinds: list[str | None], texts: list[str]) -> None:
+def _drop_lone_items(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
     """A few words taken as an item with no item before or after are noise (menu group titles
     between link lists)."""
     body = [i for i, k in enumerate(kinds) if k not in _NOT_TEXT]
@@ -358,7 +368,7 @@ def _drop_lone_items(kinds: list[str | None], texts: list[str]) -> None:
             kinds[i] = "noise"
 
 
-def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: list[str]) -> None:
+def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
     """A caption zone holding only its label ("Table 1.") takes in the text zone right below it."""
     y, h, size = zones["y"].to_numpy(), zones["h"].to_numpy(), zones["font_size"].to_numpy()
     for i in range(len(kinds) - 1):
@@ -368,16 +378,26 @@ def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: l
             kinds[i + 1] = "caption"
 
 
-def _promote_plain_headings(kinds: list[str | None], texts: list[str], ratio: np.ndarray) -> None:
-    """Short leftovers that read like a heading and are followed by running text become headings;
-    other leftovers are noise."""
+def _promote_plain_headings(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
+    """Short leftovers that read like a heading and are followed by running text become headings
+    (the others end as noise)."""
     following: str | None = None
     for i in range(len(kinds) - 1, -1, -1):
-        if kinds[i] == _SHORT:
-            plain = following in ("paragraph", "item") and _plain_heading(texts[i], ratio[i])
-            kinds[i] = "heading" if plain else "noise"
-        if kinds[i] not in _NOT_TEXT:
+        if kinds[i] == _SHORT and following in ("paragraph", "item") and _plain_heading(texts[i], ratio[i]):
+            kinds[i] = "heading"
+        if kinds[i] not in (*_NOT_TEXT, _SHORT):
             following = kinds[i]
+
+
+#: The passes over the first verdicts, in order, by name: each can be left out to measure what it does
+#: (``rule_kinds(..., off=...)``, ``benchmarks/structure_real.py rules``).
+RULE_PASSES: dict[str, Callable[[list, pd.DataFrame, list, np.ndarray], None]] = {
+    "table_rows": _mark_table_rows,
+    "lone_items": _drop_lone_items,
+    "bare_captions": _extend_bare_captions,
+    "caption_boxes": _extend_caption_boxes,
+    "plain_headings": _promote_plain_headings,
+}
 
 
 def run_in_title(text: str, lead_chars: int) -> str | None:

@@ -45,6 +45,7 @@ def page_kinds(frame: pd.DataFrame, rows: np.ndarray, texts: list[str], n_zones:
 def classify_zones(zones: pd.DataFrame, labels: list[str] | np.ndarray, model: BlockModel | None = None) -> list[str | None]:
     """The kind of each zone of one page (reading order), by ``model`` (default: the shipped one)."""
     zones = zones.reset_index(drop=True)
-    frame, rows, _ = page_features(zones, labels)
+    model = model or default_block_model()
+    frame, rows, _ = page_features(zones, labels, model.rules_off)
     texts = [str(t).strip() for t in zones["text"]]
-    return page_kinds(frame, rows, texts, len(zones), model or default_block_model())
+    return page_kinds(frame, rows, texts, len(zones), model)

@@ -14,6 +14,7 @@ The features of the candidates before and after it carry the sequence.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 import numpy as np
 import pandas as pd
@@ -132,9 +133,11 @@ def _tag_features(path: str) -> dict:
     return out
 
 
-def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[pd.DataFrame, np.ndarray, Layout | None]:
+def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray,
+                  rules_off: Collection[str] = ()) -> tuple[pd.DataFrame, np.ndarray, Layout | None]:
     """The features of a page's candidate zones (one row each, in reading order), their row positions
-    in ``zones`` and the page's body layout (None when the page has no candidate)."""
+    in ``zones`` and the page's body layout (None when the page has no candidate); the rules' verdict
+    without the passes named in ``rules_off`` (:data:`~.blocks.RULE_PASSES`)."""
     zones = zones.reset_index(drop=True)
     rows = np.flatnonzero(candidate_mask(labels))
     if not len(rows):
@@ -180,7 +183,7 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray) -> tuple[
         values = frame[name].to_numpy(dtype=float)
         frame[f"prev_{name}"] = np.r_[np.nan, values[:-1]]
         frame[f"next_{name}"] = np.r_[values[1:], np.nan]
-    rules = np.asarray(rule_kinds(zones, labels), dtype=object)[rows]
+    rules = np.asarray(rule_kinds(zones, labels, rules_off), dtype=object)[rows]
     for kind in RULE_KINDS:
         frame[f"rule_{kind}"] = rules == kind
     frame["number_follows"], frame["number_followed"] = _number_sequence([number for number, _ in parsed])

@@ -65,6 +65,9 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         the few captions and items are not outvoted by the many noise zones), or None.
     real_expert : also learn ``real_heading_`` from the rows whose only gold is their headings
         (``kind_mask`` False: the reviewed real pages) and average the two heading probabilities.
+    rules_off : passes of the hand-written rules (:data:`~.blocks.RULE_PASSES`) left out of the
+        ``rule_<kind>`` features, which are then computed without them for training and prediction alike
+        (to measure what each pass is worth: ``benchmarks/structure_real.py rules``).
     levels : the section level model (:class:`~.levels.LevelModel`, default one with its defaults),
         fitted as ``levels_`` on the headings of known level, page by page.
     random_state : seed of the ensembles.
@@ -72,8 +75,8 @@ class BlockModel(ClassifierMixin, BaseEstimator):
 
     def __init__(self, max_iter: int = 100, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
                  threshold: float = 0.5, rule_body: bool = True, restore_below: float = 0.9,
-                 kind_weight: str | None = "balanced", real_expert: bool = True, levels: LevelModel | None = None,
-                 random_state: int = 0):
+                 kind_weight: str | None = "balanced", real_expert: bool = True, rules_off: tuple[str, ...] = (),
+                 levels: LevelModel | None = None, random_state: int = 0):
         self.max_iter = max_iter
         self.learning_rate = learning_rate
         self.max_leaf_nodes = max_leaf_nodes
@@ -82,6 +85,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         self.restore_below = restore_below
         self.kind_weight = kind_weight
         self.real_expert = real_expert
+        self.rules_off = rules_off
         self.levels = levels
         self.random_state = random_state
 

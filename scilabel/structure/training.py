@@ -10,6 +10,7 @@ heading gold, or from the page's HTML where the structure gold is read from it (
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from pathlib import Path
 
 import numpy as np
@@ -28,15 +29,16 @@ log = logging.getLogger(__name__)
 META = ("text", "page", "row", "kind", "known", "level", "group", "split", "dataset")
 
 
-def page_rows(zones: pd.DataFrame, headings: list[dict] | None = None, page_html: bytes | None = None) -> pd.DataFrame:
+def page_rows(zones: pd.DataFrame, headings: list[dict] | None = None, page_html: bytes | None = None,
+              rules_off: Collection[str] = ()) -> pd.DataFrame:
     """The training rows of one page's zones (gold ``label`` column) with its structure gold (levels
     read from ``page_html`` when given) or ``headings`` (reviewed heading gold); empty when the page
-    has neither."""
+    has neither. ``rules_off``: rule passes left out of the features (``BlockModel.rules_off``)."""
     zones = zones.reset_index(drop=True)
     structured = "struct" in zones and has_structure(zones)
     if not structured and headings is None:
         return pd.DataFrame()
-    frame, rows, _ = page_features(zones, zones["label"].to_numpy(dtype=object))
+    frame, rows, _ = page_features(zones, zones["label"].to_numpy(dtype=object), rules_off)
     if not len(rows):
         return frame
     if structured:
@@ -52,23 +54,26 @@ def page_rows(zones: pd.DataFrame, headings: list[dict] | None = None, page_html
 
 
 def dataset_rows(zones: pd.DataFrame, headings: dict[str, list[dict]] | None = None,
-                 folder: Path | None = None) -> pd.DataFrame:
+                 folder: Path | None = None, rules_off: Collection[str] = ()) -> pd.DataFrame:
     """The training rows of every page of a dataset's zones (``document``, ``group``, ``split``); the
     structure-annotated pages' heading levels are read from their HTML under ``folder`` (the dataset's)."""
     frames = []
     for document, page in tqdm(zones.groupby("document", sort=False), desc="block features", unit="page", leave=False):
         html = Path(folder, document) if folder is not None else None
-        rows = page_rows(page, (headings or {}).get(document), html.read_bytes() if html and html.is_file() else None)
+        rows = page_rows(page, (headings or {}).get(document), html.read_bytes() if html and html.is_file() else None,
+                         rules_off)
         if len(rows):
             frames.append(rows.assign(page=document, group=page["group"].iloc[0], split=page["split"].iloc[0]))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def training_rows(datasets: list[Path], heading_gold: dict[str, list[dict]] | None = None,
-                  pages_per_family: int | None = None, hold_out: tuple[str, ...] = (), seed: int = 0) -> pd.DataFrame:
+                  pages_per_family: int | None = None, hold_out: tuple[str, ...] = (), seed: int = 0,
+                  rules_off: Collection[str] = ()) -> pd.DataFrame:
     """The training rows of dataset folders (:func:`dataset_rows`): their ``train`` split and the pages
     of ``heading_gold`` (page -> gold headings of reviewed real pages), at most ``pages_per_family``
-    pages of each ``group`` (seeded sample), none of the families in ``hold_out``."""
+    pages of each ``group`` (seeded sample), none of the families in ``hold_out``; ``rules_off`` as
+    :func:`page_rows`."""
     from ..corpus.dataset import load_zones
 
     frames = []
@@ -81,7 +86,7 @@ def training_rows(datasets: list[Path], heading_gold: dict[str, list[dict]] | No
             chosen = [d for _, pages in zones.groupby("group")["document"] for d in
                       rng.permutation(pages.unique())[:pages_per_family]]
             zones = zones[zones["document"].isin(chosen)]
-        rows = dataset_rows(zones, heading_gold, folder)
+        rows = dataset_rows(zones, heading_gold, folder, rules_off)
         frames.append(rows.assign(dataset=Path(folder).name))
     return pd.concat(frames, ignore_index=True)
 
@@ -104,8 +109,9 @@ def train_block_model(datasets: list[Path], out: Path, gold: Path | None = None,
 
     headings = read_heading_gold(heading_gold) if gold is not None and heading_gold is not None else {}
     folders = [*datasets, *([gold] if headings else [])]
-    rows = training_rows(folders, headings, pages_per_family, hold_out)
-    model = fit_rows(BlockModel(**params), rows)
+    model = BlockModel(**params)
+    rows = training_rows(folders, headings, pages_per_family, hold_out, rules_off=model.rules_off)
+    model = fit_rows(model, rows)
     card = {"name": "scilabel-blocks", "params": model.get_params(), "held_out_family": ",".join(hold_out) or None,
             "training": {name: {"pages": int(part["page"].nunique()), "zones": len(part),
                                 "kinds": part.loc[part["known"], "kind"].value_counts().to_dict(),

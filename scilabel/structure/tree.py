@@ -334,7 +334,7 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
 
     title = field_text("title", of("title"))
     model = model or default_block_model()
-    frame, rows, _ = page_features(zones, labels)
+    frame, rows, _ = page_features(zones, labels, model.rules_off)
     kinds = page_kinds(frame, rows, texts, len(zones), model)
     for i, kind in enumerate(kinds):  # the title repeated in a page header is not a section
         if kind == "heading" and title and _fold(texts[i]) == _fold(title):
