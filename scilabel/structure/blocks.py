@@ -358,16 +358,6 @@ def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[s
             kinds[i] = TABLE_CELL
 
 
-def _drop_lone_items(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
-    """A few words taken as an item with no item before or after are noise (menu group titles
-    between link lists)."""
-    body = [i for i, k in enumerate(kinds) if k not in _NOT_TEXT]
-    for n, i in enumerate(body):
-        neighbours = [kinds[j] for j in body[max(n - 1, 0):n] + body[n + 1:n + 2]]
-        if kinds[i] == "item" and "item" not in neighbours and len(_WORD.findall(texts[i])) < 4:
-            kinds[i] = "noise"
-
-
 def _extend_bare_captions(kinds: list[str | None], zones: pd.DataFrame, texts: list[str], ratio: np.ndarray) -> None:
     """A caption zone holding only its label ("Table 1.") takes in the text zone right below it."""
     y, h, size = zones["y"].to_numpy(), zones["h"].to_numpy(), zones["font_size"].to_numpy()
@@ -393,7 +383,6 @@ def _promote_plain_headings(kinds: list[str | None], zones: pd.DataFrame, texts:
 #: (``rule_kinds(..., off=...)``, ``benchmarks/structure_real.py rules``).
 RULE_PASSES: dict[str, Callable[[list, pd.DataFrame, list, np.ndarray], None]] = {
     "table_rows": _mark_table_rows,
-    "lone_items": _drop_lone_items,
     "bare_captions": _extend_bare_captions,
     "caption_boxes": _extend_caption_boxes,
     "plain_headings": _promote_plain_headings,

@@ -2,9 +2,9 @@
 footnotes, and references.
 
 Heading levels come from section numbers where a page numbers its headings ("2.1.3" is level 3,
-"IV." level 1, "B." one below a Roman numeral), else from type: the page's heading styles (size,
-weight, capitals, slant) ranked from most to least prominent. Unnumbered headings on a numbered
-page take the level of the numbered headings set in the same style.
+"IV." level 1, "B." one below a Roman numeral), else from the block model's level model
+(:mod:`.levels`), which reads how each heading is set against the headings before it; on a numbered
+page it places the unnumbered headings among the numbered ones.
 """
 from __future__ import annotations
 
