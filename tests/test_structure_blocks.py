@@ -114,7 +114,7 @@ def levels(blocks: list[Block], body: float = 16.0) -> list[int]:
         "size_ratio": [b.font_size / body for b in blocks], "weight": [b.font_weight / 1000 for b in blocks],
         "italic_share": [b.italic for b in blocks], "heading_tag": 0.0, "left_offset": 0.0,
         "in_li": 0.0, "after_references": 0.0, "references_heading": 0.0,
-        **{c: text[c].astype(float) for c in ("caps", "title_case", "numbered", "number_depth", "n_words")}})
+        **{c: text[c].astype(float) for c in ("caps", "numbered", "number_depth")}})
     return [lv for _, _, lv in heading_levels(blocks, frame[list(HEADING_COLUMNS)], default_block_model().levels_)]
 
 

@@ -17,9 +17,8 @@ def page(levels: list[int], rng: np.random.Generator) -> pd.DataFrame:
     weights = rng.choice([0.4, 0.7], MAX_LEVEL)
     return pd.DataFrame([{
         "size_ratio": sizes[lv - 1], "weight": weights[lv - 1], "italic_share": 0.0, "caps": 0.0,
-        "title_case": 1.0, "heading_tag": 0.0, "left_offset": 0.0, "numbered": 0.0,
-        "number_depth": 0.0, "n_words": float(rng.integers(1, 6)), "in_li": 0.0, "after_references": 0.0,
-        "references_heading": 0.0} for lv in levels], columns=list(HEADING_COLUMNS))
+        "heading_tag": 0.0, "left_offset": 0.0, "numbered": 0.0, "number_depth": 0.0, "in_li": 0.0,
+        "after_references": 0.0, "references_heading": 0.0} for lv in levels], columns=list(HEADING_COLUMNS))
 
 
 def outline(rng: np.random.Generator, n: int = 12) -> list[int]:

@@ -200,7 +200,7 @@ def heading_features(frame: pd.DataFrame, rows: np.ndarray, headings: list[Block
         return pd.DataFrame(columns=list(HEADING_COLUMNS), dtype=float)
     out = frame.reindex(columns=list(HEADING_COLUMNS)).set_axis(list(rows)).reindex([b.rows[0] for b in headings])
     text = pd.DataFrame([_text_features(b.text, *heading_number(b.text)) for b in headings], index=out.index)
-    for column in ("caps", "title_case", "numbered", "number_depth", "n_words"):
+    for column in ("caps", "numbered", "number_depth"):
         out[column] = text[column]
     out["weight"] = [b.font_weight / 1000 for b in headings]
     return out.reset_index(drop=True).astype(float)

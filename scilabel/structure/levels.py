@@ -9,7 +9,8 @@ best with every such pair, a heading at most one level below the one before it. 
 section numbers are read, not guessed: the caller passes them as ``forced`` and the search keeps
 them. How deep each heading sits in the HTML is left out: the generated pages nest a subsection's
 element in its section's, and a model that learnt it read the platforms that do not (SciELO) as
-flat (docs/decisions.md).
+flat; so are the titles' length and capitalisation, which made long sentence-case titles
+subsections of short title-case ones set in the same type (docs/decisions.md).
 
 Gold levels stop at :data:`MAX_LEVEL` (the reviewed real pages count every deeper heading as 3), so
 the model learns and decodes levels 1 to 3; deeper numbered sections keep their numbers' depth.
@@ -24,8 +25,8 @@ from sklearn.ensemble import HistGradientBoostingClassifier
 #: The deepest level the model tells apart.
 MAX_LEVEL = 3
 #: Columns of the block features (:func:`~.features.page_features`) a heading is described by.
-HEADING_COLUMNS = ("size_ratio", "weight", "italic_share", "caps", "title_case", "heading_tag", "left_offset",
-                   "numbered", "number_depth", "n_words", "in_li", "after_references", "references_heading")
+HEADING_COLUMNS = ("size_ratio", "weight", "italic_share", "caps", "heading_tag", "left_offset", "numbered",
+                   "number_depth", "in_li", "after_references", "references_heading")
 _FLOOR = 1e-9
 
 
@@ -58,9 +59,9 @@ def pair_features(frame: pd.DataFrame, window: int) -> tuple[pd.DataFrame, np.nd
            "both_tagged": both_tagged.astype(float), "both_numbered": both_numbered.astype(float),
            "d_tag": np.where(both_tagged, c["heading_tag"][i] - c["heading_tag"][j], 0.0),
            "d_number_depth": np.where(both_numbered, c["number_depth"][i] - c["number_depth"][j], 0.0)}
-    for name in ("weight", "italic_share", "caps", "title_case", "left_offset"):
+    for name in ("weight", "italic_share", "caps", "left_offset"):
         out[f"d_{name}"] = c[name][i] - c[name][j]
-    for name in ("heading_tag", "numbered", "number_depth", "n_words", "style_share", "references_heading", "in_li"):
+    for name in ("heading_tag", "numbered", "number_depth", "style_share", "references_heading", "in_li"):
         out[name], out[f"{name}_before"] = c[name][i], c[name][j]
     out["after_references"] = c["after_references"][i]
     return pd.DataFrame(out), i, j
