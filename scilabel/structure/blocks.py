@@ -234,6 +234,9 @@ def _plain_heading(text: str, size_ratio: float) -> bool:
 def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray, off: Collection[str] = ()) -> list[str | None]:
     """The kind of each zone of one page by the hand-written rules (``RULE_KINDS``), None for zones
     outside the body; the passes of :data:`RULE_PASSES` named in ``off`` left out (to measure them)."""
+    unknown = set(off) - set(RULE_PASSES)
+    if unknown:
+        raise ValueError(f"no rule pass named {', '.join(sorted(unknown))} (the passes: {', '.join(RULE_PASSES)})")
     texts = [str(t).strip() for t in zones["text"]]
     labels = np.asarray(labels, dtype=object)
     mask = body_mask(labels, texts)
@@ -276,9 +279,6 @@ def rule_kinds(zones: pd.DataFrame, labels: list[str] | np.ndarray, off: Collect
             kinds[i] = "paragraph"
         else:
             kinds[i] = _SHORT
-    unknown = set(off) - set(RULE_PASSES)
-    if unknown:
-        raise ValueError(f"no rule pass named {', '.join(sorted(unknown))} (the passes: {', '.join(RULE_PASSES)})")
     for name, rule_pass in RULE_PASSES.items():
         if name not in off:
             rule_pass(kinds, zones, texts, ratio)

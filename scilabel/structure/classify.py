@@ -30,22 +30,22 @@ def default_block_model() -> BlockModel:
     return load_block_model(BLOCK_MODEL_PATH)
 
 
-def page_kinds(frame: pd.DataFrame, rows: np.ndarray, texts: list[str], n_zones: int,
-               model: BlockModel) -> list[str | None]:
-    """Kinds of a page's zones from its candidates' features ``frame`` at ``rows``."""
-    kinds: list[str | None] = [None] * n_zones
-    if not len(rows):
-        return kinds
-    X = frame.assign(text=[texts[i] for i in rows])
-    for row, kind in zip(rows, model.predict(X)):
-        kinds[row] = "noise" if kind == TABLE_CELL else str(kind)
-    return kinds
+def classified(zones: pd.DataFrame, labels: list[str] | np.ndarray,
+               model: BlockModel | None = None) -> tuple[list[str | None], pd.DataFrame, np.ndarray]:
+    """The kind of each zone of one page (reading order) by ``model`` (default: the shipped one), with
+    its candidates' features and their rows (:func:`~.features.page_features`, computed as the model
+    learnt them: without the rule passes of its ``rules_off``)."""
+    zones = zones.reset_index(drop=True)
+    model = model or default_block_model()
+    frame, rows, _ = page_features(zones, labels, model.rules_off)
+    kinds: list[str | None] = [None] * len(zones)
+    if len(rows):
+        X = frame.assign(text=[str(zones["text"].iat[i]).strip() for i in rows])
+        for row, kind in zip(rows, model.predict(X)):
+            kinds[row] = "noise" if kind == TABLE_CELL else str(kind)
+    return kinds, frame, rows
 
 
 def classify_zones(zones: pd.DataFrame, labels: list[str] | np.ndarray, model: BlockModel | None = None) -> list[str | None]:
     """The kind of each zone of one page (reading order), by ``model`` (default: the shipped one)."""
-    zones = zones.reset_index(drop=True)
-    model = model or default_block_model()
-    frame, rows, _ = page_features(zones, labels, model.rules_off)
-    texts = [str(t).strip() for t in zones["text"]]
-    return page_kinds(frame, rows, texts, len(zones), model)
+    return classified(zones, labels, model)[0]

@@ -19,8 +19,8 @@ import pandas as pd
 from ..lexicons import alternation
 from ..fields import affiliation_texts, field_text, split_author_names, strip_caption
 from .blocks import CAPTION, FOOTNOTE_MARKER, ITEM_MARKER, Block, SENTENCE_END, group_blocks, heading_number
-from .classify import default_block_model, page_kinds
-from .features import heading_features, page_features
+from .classify import classified, default_block_model
+from .features import heading_features
 from .levels import LevelModel
 from .model import BlockModel
 from ..sentences import split_sentences
@@ -334,8 +334,7 @@ def build_article(zones: pd.DataFrame, labels: list[str] | np.ndarray,
 
     title = field_text("title", of("title"))
     model = model or default_block_model()
-    frame, rows, _ = page_features(zones, labels, model.rules_off)
-    kinds = page_kinds(frame, rows, texts, len(zones), model)
+    kinds, frame, rows = classified(zones, labels, model)
     for i, kind in enumerate(kinds):  # the title repeated in a page header is not a section
         if kind == "heading" and title and _fold(texts[i]) == _fold(title):
             kinds[i] = "noise"
