@@ -56,6 +56,12 @@ people who did not write the article; it is barred from Authors and Affiliations
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
 References/BR loop carries the path through the whole table.
+
+The other way round, a byline caption in the second half of a page ("Authors and Affiliations",
+"Author information" after the reference list) is where the end matter begins: the zones of its
+block are favoured as addresses. Entering the end matter from the gap after the references is
+counted per zone of that gap (about 0.004), so a single address there, read by the emission as one
+by 3 or 4 nats, could not pay the way in and out; under the caption the way in costs nothing.
 """
 from __future__ import annotations
 
@@ -74,6 +80,10 @@ _CAPTION_WORD = alternation("byline_captions")
 BYLINE_CAPTION = re.compile(rf"(?i)\W*{_CAPTION_WORD}(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60
+#: Most zones below a byline caption that make its block (:func:`caption_blocks`).
+CAPTION_BLOCK_ZONES = 12
+#: Where a page's end matter may begin, as a share of its zones in reading order.
+END_MATTER_FROM = 0.5
 #: A text opening as a bibliographic citation does: names, then the year in parentheses, then a word
 #: ("Yang CY, Liu HM (2016) Reproducibility of ...", "Babich, A., & Li, S. (2012). F-actin ..."); the
 #: names are checked by :func:`citation_lines`.
@@ -134,6 +144,24 @@ MEASUREMENT_LETTERS_PER_DIGIT = 2
 def byline_captions(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone's text is a byline caption and nothing else (:data:`BYLINE_CAPTION`)."""
     return short_fullmatches(BYLINE_CAPTION, ZoneArrays.of(zones).texts, CAPTION_MAX_LEN)
+
+
+def caption_blocks(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone is among the :data:`CAPTION_BLOCK_ZONES` below a byline caption that is no
+    link ("Authors and Affiliations", "Author information"), up to the next caption or text set
+    :data:`HEADING_SCALE` times larger than the body ("About this article")."""
+    arrays = ZoneArrays.of(zones)
+    out = np.zeros(arrays.n_zones, dtype=bool)
+    captions = byline_captions(arrays) & (arrays.order_rel >= END_MATTER_FROM)
+    if not captions.any():
+        return out
+    captions &= arrays.per_char(arrays.column("link_chars")) < 0.5
+    ends = captions | ((arrays.font_rel >= HEADING_SCALE) & (arrays.n_words >= 2))
+    by_page = arrays.by_page
+    order = np.arange(len(by_page))
+    last_end = np.maximum.accumulate(np.where(ends[by_page] | arrays.page_starts, order, 0))
+    out[by_page] = captions[by_page][last_end] & (order > last_end) & (order - last_end <= CAPTION_BLOCK_ZONES)
+    return out
 
 
 def citation_lines(zones: Zones | ZoneArrays) -> np.ndarray:

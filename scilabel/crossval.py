@@ -7,8 +7,8 @@ settings is trained on the generated corpus's training pages plus every gold pag
 publishers (headline and training-only: a fold's own publishers' training-only pages are left out,
 so that no publisher is ever on both sides), and labels the fold's headline pages. The pooled
 predictions are scored with the shared data's own page scorer (``tools/score_pages.py``, its
-functions imported), beside the shipped model (trained on generated pages only, so it saw no gold
-page) and peers (baselines such as the page's meta tags and trafilatura, scored from their fields).
+functions imported), beside the shipped model (trained on every gold page too, so in-sample there)
+and peers (baselines such as the page's meta tags and trafilatura, scored from their fields).
 """
 from __future__ import annotations
 

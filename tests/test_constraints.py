@@ -1,7 +1,7 @@
 import numpy as np
 
-from scilabel.constraints import (TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text, byline_captions,
-                                  citation_lines, dated, editor_credits, list_end_headings, measurements,
+from scilabel.constraints import (CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text,
+                                  byline_captions, caption_blocks, citation_lines, dated, editor_credits, list_end_headings, measurements,
                                   section_headings, sentences, site_controls, site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
@@ -25,6 +25,27 @@ def test_byline_captions_are_captions_and_nothing_else():
              "Author information and affiliations details " * 2, None, "Addressee", "Author(s) Li Sun",
              "Email: li.sun@example.org"]
     assert byline_captions(_texts(texts)).tolist() == [True] * 12 + [False] * 10
+
+
+def _sized(texts, sizes, links=None):
+    return {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
+            "link_chars": np.array(links or [0] * len(texts), dtype=float)}
+
+
+def test_a_caption_block_is_what_follows_a_late_caption_up_to_a_larger_heading_or_the_next_caption():
+    body = "The trial recruited 120 patients over two years and followed each of them."
+    texts = [body] * 8 + ["Author information", "Xiaoping Ma", "1", "1.Institute of Metal Research, Shenyang",
+                          "About this article", "Print ISSN", "Affiliations", "Dept. of Physics, Sevilla"]
+    sizes = [12] * 8 + [18, 12, 12, 12, 18, 12, 18, 12]
+    assert np.flatnonzero(caption_blocks(_sized(texts, sizes))).tolist() == [9, 10, 11, 15]
+    # a caption in the page's first half (a byline's "Authors and affiliations" toggle) opens no block ...
+    early = ["Authors and affiliations", "Xiaoping Ma", "Shenyang"] + [body] * 6
+    assert not caption_blocks(_sized(early, [12] * 9)).any()
+    # ... nor does a caption that is a link (a tab), and a block holds CAPTION_BLOCK_ZONES zones at most
+    long = [body] * 20 + ["Affiliations"] + ["Department of Physics, Sevilla"] * (CAPTION_BLOCK_ZONES + 3)
+    links = [0] * 20 + [len("Affiliations")] + [0] * (CAPTION_BLOCK_ZONES + 3)
+    assert not caption_blocks(_sized(long, [12] * len(long), links)).any()
+    assert caption_blocks(_sized(long, [12] * len(long))).sum() == CAPTION_BLOCK_ZONES
 
 
 def test_citation_lines_open_with_names_then_the_year():

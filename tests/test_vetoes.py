@@ -13,7 +13,7 @@ BODY = "The trial recruited 120 patients over two years and followed each of the
 
 def _page(texts, sizes=None, tops=None):
     zones = {"text": np.array(texts, dtype=object), "font_size": np.array(sizes or [12] * len(texts), dtype=float),
-             "font_weight": np.full(len(texts), 400.0)}
+             "font_weight": np.full(len(texts), 400.0), "link_chars": np.zeros(len(texts))}
     return zones if tops is None else {**zones, "y": np.array(tops, dtype=float)}
 
 
@@ -40,6 +40,8 @@ TOY_PAGES = {
     "site_control": (_page(["Share on Facebook", "Li Sun"]), [True, False], NOTICE),
     "table_row_cell": (_page(["57", "5.3", "–", "Smith J (2001) Title."], tops=[10, 10, 10, 40]),
                        [True, True, True, False], ("References",)),
+    "end_matter_caption": (_page([BODY, BODY, "Authors and Affiliations", "1.Institute of Metal Research, Shenyang",
+                                  "About this article"], [14, 14, 19, 14, 19]), [False, False, False, True, False], ()),
     "byline_caption_passed_over": (_page(["Li Sun", "Corresponding Author"]), [False, True], ()),
 }
 
@@ -57,13 +59,21 @@ def test_a_veto_bars_exactly_its_states_where_its_predicate_holds(veto):
     expected = np.zeros_like(log_emission, dtype=bool)
     expected[np.ix_(np.flatnonzero(holds), [STATE_INDEX[s] for s in bars])] = True
     np.testing.assert_array_equal(np.isneginf(log_emission), expected)
-    assert (log_emission[~expected] == 0).all()
+    # the favouring kind raises its states there by its nats, and nothing else
+    favoured = np.zeros_like(log_emission)
+    favoured[np.ix_(np.flatnonzero(holds), [STATE_INDEX[s] for s in veto.favours])] = veto.by
+    np.testing.assert_array_equal(np.where(expected, 0.0, log_emission), favoured)
     # the pass-over kind leaves the log-emissions to the other rules and marks its zones
     assert over.tolist() == (holds if veto.pass_over else [False] * len(holds))
 
 
 def test_only_byline_captions_are_passed_over_by_default():
     assert [veto.name for veto in DEFAULT_VETOES if veto.pass_over] == ["byline_caption_passed_over"]
+
+
+def test_only_the_end_matter_caption_favours_a_state_by_default():
+    assert [(veto.name, veto.favours) for veto in DEFAULT_VETOES if veto.favours] == [
+        ("end_matter_caption", ("Affiliations",))]
 
 
 def test_no_vetoes_leave_the_log_emissions_alone():
@@ -94,6 +104,12 @@ def test_a_veto_names_known_states_and_does_something():
         Veto("typo", counted_captions, bars=("Titel",))
     with pytest.raises(ValueError, match="neither bars"):
         Veto("idle", counted_captions)
+    with pytest.raises(ValueError, match="positive 'by'"):
+        Veto("unweighed", counted_captions, favours=("Affiliations",))
+    with pytest.raises(ValueError, match="positive 'by'"):
+        Veto("weight alone", counted_captions, bars=("Title",), by=2.0)
+    with pytest.raises(ValueError, match="unknown states"):
+        Veto("typo", counted_captions, favours=("Affilations",), by=2.0)
     with pytest.raises(TypeError, match="predicate"):
         Veto("not callable", "Authors", bars=("Authors",))
     assert Veto("listed", counted_captions, bars=["Title"]).bars == ("Title",)  # stored as a tuple
