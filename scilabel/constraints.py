@@ -51,7 +51,8 @@ author", or the first paragraph of an essay that credits its authors only after 
 the byline's place right under the title otherwise draws into Authors.
 
 An editor's credit ("Associate Editor: James F. Cahill", "Edited by ...", "Reviewed by ...") names
-people who did not write the article; it is barred from Authors and Affiliations.
+people who did not write the article; it is barred from Authors and Affiliations, and so is the zone
+under a credit set alone as a caption ("Edited by", then "Prathiba Natesan, University of North Texas").
 
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
@@ -127,6 +128,8 @@ _EDITOR_CREDIT = re.compile(rf"^\W*(?:(?:{alternation('editor_titles')}\s+)?edit
                             rf"|{alternation('credit_verbs')}\s+by\b)", re.I)
 #: ... searched for only in the texts holding one of these in lower case (every credit does).
 _EDITOR_CREDIT_CUES = ("editor", "ed by")
+#: Most words in a credit that is a caption over the zone below it.
+CREDIT_CAPTION_WORDS = 3
 #: Characters at the start of a zone read to tell a sentence.
 SENTENCE_CHARS = 160
 #: Fewest words in a sentence (an obfuscated e-mail address, "samantha [at] zooniverse.org", has three).
@@ -257,8 +260,18 @@ def dated(zones: Zones | ZoneArrays) -> np.ndarray:
 
 
 def editor_credits(zones: Zones | ZoneArrays) -> np.ndarray:
-    """Whether each zone opens with an editor's or reviewer's credit (:data:`_EDITOR_CREDIT`)."""
-    return ZoneArrays.of(zones).cue_matches(_EDITOR_CREDIT, _EDITOR_CREDIT_CUES, lowered=True) > 0
+    """Whether each zone opens with an editor's or reviewer's credit (:data:`_EDITOR_CREDIT`), or
+    follows on its page a credit that is a caption alone ("Edited by", "Reviewed by:", at most
+    :data:`CREDIT_CAPTION_WORDS` words) over the names and addresses it credits."""
+    arrays = ZoneArrays.of(zones)
+    credits = arrays.cue_matches(_EDITOR_CREDIT, _EDITOR_CREDIT_CUES, lowered=True) > 0
+    captions = credits & (arrays.n_words <= CREDIT_CAPTION_WORDS)
+    if captions.any():
+        by_page = arrays.by_page
+        follows = np.zeros(len(by_page), dtype=bool)
+        follows[1:] = captions[by_page][:-1] & ~arrays.page_starts[1:]
+        credits[by_page] |= follows
+    return credits
 
 
 def sentences(zones: Zones | ZoneArrays) -> np.ndarray:

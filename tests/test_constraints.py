@@ -224,6 +224,18 @@ def test_editor_credits_open_with_an_editor_or_reviewer():
     assert barred[0, STATE_INDEX["Authors"]] and barred[0, STATE_INDEX["Affiliations"]]
 
 
+def test_a_credit_set_alone_as_a_caption_credits_the_zone_under_it_only():
+    texts = ["Edited by", "Prathiba Natesan, University of North Texas, USA", "Reviewed by:",
+             "Clintin P. Davis-Stober, University of Missouri, USA", "Copyright", "Zoltan Dienes"]
+    assert editor_credits(_zones(texts, [12] * len(texts))).tolist() == [True] * 4 + [False] * 2
+    # a longer credit names its people itself and says nothing of the zone under it
+    texts = ["Edited by: Diana R. Nemergut, University of Colorado", "Ada Lovelace, University of London"]
+    assert editor_credits(_zones(texts, [12, 12])).tolist() == [True, False]
+    # nor does a caption closing one page credit the first zone of the next
+    texts = ["Ada Lovelace", "Edited by", "Li Sun, Peking University"]
+    assert editor_credits(_zones(texts, [12] * 3, pages=["a", "a", "b"])).tolist() == [False, True, False]
+
+
 def test_list_end_headings_stand_alone_in_their_style():
     """A short line a little larger than the body ends a list when no neighbour shares its size and
     weight (Wiley's "Citing Literature" at 1.17 times the body); the bold journal name of every entry
