@@ -175,3 +175,33 @@ def test_an_author_panel_at_the_top_is_no_end_matter(monkeypatch):
     monkeypatch.setattr(ArticleHMM, "_end_matter_after_references", lambda self, X: X)
     single = [SCHEMA.states[i] for i in model.decode(log_emission)[1]]
     assert single[3:6] == ["References", "AR", "EndAffiliations"] and "Abstract" not in single
+
+
+def test_a_late_byline_caption_opens_the_end_matter_for_a_lone_address():
+    """Springer's "Authors and Affiliations" after the references: the names again, then one address.
+    Entering the end matter is counted per zone of the long gap after the references, so an address
+    the emission favours by 4 nats cannot pay the way in and out; the caption's block can."""
+    from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
+
+    plain = ["title", "references", "references"] + ["other"] * 40
+    late = ["title", "references", "references"] + ["other"] * 20 + ["affiliations"] + ["other"] * 19
+    model = ArticleHMM(topology="end_matter", gap_self_loop=0.6).fit(
+        SCHEMA.labels_to_states(p) for p in [plain] * 9 + [late])
+    texts = ["Roots in dry soil", "Smith J. Roots. J Bot. 1991;1:1-9.", "Lee K. Roots. J Bot. 1992;2:1-9.",
+             "Copyright information", "© 2014 Example Press", "Authors and Affiliations", "Xiaoping Ma", "1",
+             "1.Shenyang National Laboratory for Materials Science, Shenyang, China", "About this article", "Print ISSN"]
+    sizes = [24, 12, 12, 18, 12, 18, 12, 12, 12, 18, 12]
+    zones = {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
+             "font_weight": np.full(len(texts), 400.0), "link_chars": np.zeros(len(texts))}
+    log_emission = np.zeros((len(texts), len(STATES)))
+    log_emission[:, [STATE_INDEX[s] for s in SCHEMA.component_states]] = -6.0
+    log_emission[0, STATE_INDEX["Title"]] = 6.0
+    log_emission[[1, 2], STATE_INDEX["References"]] = 6.0
+    log_emission[8, STATE_INDEX["Affiliations"]] = 4.0
+    caption = [veto for veto in DEFAULT_VETOES if veto.name == "end_matter_caption"]
+    for vetoes, address_state in (((), "AR"), (caption, "EndAffiliations")):
+        favoured = log_emission.copy()
+        apply_vetoes(vetoes, favoured, zones)
+        path = [SCHEMA.states[i] for i in model.decode(favoured)[1]]
+        assert path[8] == address_state
+        assert path[6] == path[7] == path[9] != "EndAffiliations"  # the names and the next heading stay out
