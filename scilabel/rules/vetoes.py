@@ -1,8 +1,9 @@
-"""The veto table: hand rules that bar states for the zones a predicate picks, applied before decoding.
+"""The veto table: hand rules that bar states for the zones a predicate picks, applied before decoding
+(and two other kinds: rules whose zones the path passes over, and rules that favour states).
 
 A :class:`Veto` names a rule, the predicate that finds its zones (a module-level function of a page's
 :class:`~scilabel.features.ZoneArrays`, returning a boolean mask, so that the table pickles with the
-model) and the states it bars there. ``ZoneLabeler(vetoes=...)`` takes the table: :data:`DEFAULT_VETOES`
+model) and the states it bars there (or passes over them, or adds nats to the states it favours). ``ZoneLabeler(vetoes=...)`` takes the table: :data:`DEFAULT_VETOES`
 by default, ``()`` for the labeller without hand rules, ``without(DEFAULT_VETOES, "sentence")`` to leave
 one out. Vetoes act only when decoding, so a fitted labeller's table may be changed with
 ``set_params`` and no refit. Why each default rule holds is told in :mod:`scilabel.constraints`.
@@ -33,7 +34,8 @@ Predicate = Callable[[ZoneArrays], np.ndarray]
 
 @dataclass(frozen=True)
 class Veto:
-    """A hand rule: the zones where ``predicate`` holds may not be in the states ``bars``.
+    """A hand rule: the zones where ``predicate`` holds may not be in the states ``bars`` (or are passed
+    over, or favour the states ``favours``).
 
     Parameters
     ----------
