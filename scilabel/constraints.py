@@ -151,8 +151,9 @@ def byline_captions(zones: Zones | ZoneArrays) -> np.ndarray:
 
 def caption_blocks(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone is among the :data:`CAPTION_BLOCK_ZONES` below a byline caption that is no
-    link ("Authors and Affiliations", "Author information"), up to the next caption or text set
-    :data:`HEADING_SCALE` times larger than the body ("About this article")."""
+    link and stands in the page's end matter (from :data:`END_MATTER_FROM` of its zones on: "Authors
+    and Affiliations", "Author information"), up to the next caption or text set :data:`HEADING_SCALE`
+    times larger than the body ("About this article")."""
     arrays = ZoneArrays.of(zones)
     out = np.zeros(arrays.n_zones, dtype=bool)
     captions = byline_captions(arrays) & (arrays.order_rel >= END_MATTER_FROM)

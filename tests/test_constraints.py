@@ -1,8 +1,9 @@
 import numpy as np
 
 from scilabel.constraints import (CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text,
-                                  byline_captions, caption_blocks, citation_lines, dated, editor_credits, list_end_headings, measurements,
-                                  section_headings, sentences, site_controls, site_notices, table_row_cells)
+                                  byline_captions, caption_blocks, citation_lines, dated, editor_credits,
+                                  list_end_headings, measurements, section_headings, sentences, site_controls,
+                                  site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
 

@@ -189,7 +189,8 @@ def test_a_late_byline_caption_opens_the_end_matter_for_a_lone_address():
         SCHEMA.labels_to_states(p) for p in [plain] * 9 + [late])
     texts = ["Roots in dry soil", "Smith J. Roots. J Bot. 1991;1:1-9.", "Lee K. Roots. J Bot. 1992;2:1-9.",
              "Copyright information", "© 2014 Example Press", "Authors and Affiliations", "Xiaoping Ma", "1",
-             "1.Shenyang National Laboratory for Materials Science, Shenyang, China", "About this article", "Print ISSN"]
+             "1.Shenyang National Laboratory for Materials Science, Shenyang, China", "About this article",
+             "Print ISSN"]
     sizes = [24, 12, 12, 18, 12, 18, 12, 12, 12, 18, 12]
     zones = {"text": np.array(texts, dtype=object), "font_size": np.array(sizes, dtype=float),
              "font_weight": np.full(len(texts), 400.0), "link_chars": np.zeros(len(texts))}

@@ -3,8 +3,9 @@
 
 A :class:`Veto` names a rule, the predicate that finds its zones (a module-level function of a page's
 :class:`~scilabel.features.ZoneArrays`, returning a boolean mask, so that the table pickles with the
-model) and the states it bars there (or passes over them, or adds nats to the states it favours). ``ZoneLabeler(vetoes=...)`` takes the table: :data:`DEFAULT_VETOES`
-by default, ``()`` for the labeller without hand rules, ``without(DEFAULT_VETOES, "sentence")`` to leave
+model) and the states it bars there (or passes over them, or adds nats to the states it favours).
+``ZoneLabeler(vetoes=...)`` takes the table: :data:`DEFAULT_VETOES` by default, ``()`` for the labeller
+without hand rules, ``without(DEFAULT_VETOES, "sentence")`` to leave
 one out. Vetoes act only when decoding, so a fitted labeller's table may be changed with
 ``set_params`` and no refit. Why each default rule holds is told in :mod:`scilabel.constraints`.
 
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..constraints import (above_larger_text, below_larger_text, byline_captions, caption_blocks, citation_lines, dated,
-                           editor_credits, list_end_headings, measurements, section_headings, sentences,
+from ..constraints import (above_larger_text, below_larger_text, byline_captions, caption_blocks, citation_lines,
+                           dated, editor_credits, list_end_headings, measurements, section_headings, sentences,
                            site_controls, site_notices, table_row_cells)
 from ..features import ZoneArrays, Zones
 from ..schema import STATE_INDEX, STATES
@@ -61,7 +62,7 @@ class Veto:
         object.__setattr__(self, "favours", tuple(self.favours))
         unknown = [s for s in (*self.bars, *self.favours) if s not in STATE_INDEX]
         if unknown:
-            raise ValueError(f"veto {self.name!r} bars unknown states {unknown}; states are {list(STATES)}")
+            raise ValueError(f"veto {self.name!r} names unknown states {unknown}; states are {list(STATES)}")
         if not callable(self.predicate):
             raise TypeError(f"veto {self.name!r}: predicate must be a function of the zones")
         if not self.bars and not self.pass_over and not self.favours:
@@ -122,8 +123,8 @@ def without(vetoes: Iterable[Veto], *names: str) -> tuple[Veto, ...]:
 
 def apply_vetoes(vetoes: Iterable[Veto], log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
     """Bar, in ``log_emission`` (zones x states, changed in place: -inf), the states each veto bars where
-    its predicate holds, and raise those it favours; return which zones the path passes over. A predicate shared by several vetoes
-    runs once."""
+    its predicate holds, and raise those it favours; return which zones the path passes over. A
+    predicate shared by several vetoes runs once."""
     arrays = ZoneArrays.of(zones)
     holds: dict[Predicate, np.ndarray] = {}
     over = np.zeros(arrays.n_zones, dtype=bool)
