@@ -53,6 +53,10 @@ the byline's place right under the title otherwise draws into Authors.
 An editor's credit ("Associate Editor: James F. Cahill", "Edited by ...", "Reviewed by ...") names
 people who did not write the article; it is barred from Authors and Affiliations, and so is the zone
 under a credit set alone as a caption ("Edited by", then "Prathiba Natesan, University of North Texas").
+A note of equal contribution ("These authors contributed equally: John Jumper, Richard Evans ...",
+"Contributed equally to this work with: Yang Li, Tuanjie Wang") names authors but is no byline, and
+once read as one, the byline's own names after it were passed over as repeats; it is barred from the
+same two states.
 
 A cell of a table row (three or more zones side by side) is no reference: a statistics table's lone
 dash or asterisk reads as a piece of a reference to the emission, and once one cell is References the
@@ -130,6 +134,8 @@ _EDITOR_CREDIT = re.compile(rf"^\W*(?:(?:{alternation('editor_titles')}\s+)?edit
 _EDITOR_CREDIT_CUES = ("editor", "ed by")
 #: Most words in a credit that is a caption over the zone below it.
 CREDIT_CAPTION_WORDS = 3
+#: A note of equal contribution at the start of a zone (the lexicon ``contribution_notes``).
+_CONTRIBUTION_NOTE = re.compile(rf"^\W*(?:{alternation('contribution_notes')})", re.I)
 #: Characters at the start of a zone read to tell a sentence.
 SENTENCE_CHARS = 160
 #: Fewest words in a sentence (an obfuscated e-mail address, "samantha [at] zooniverse.org", has three).
@@ -273,6 +279,11 @@ def editor_credits(zones: Zones | ZoneArrays) -> np.ndarray:
         follows[1:] = captions[by_page][:-1] & ~arrays.page_starts[1:]
         credits[by_page] |= follows
     return credits
+
+
+def contribution_notes(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone opens with a note of equal contribution (:data:`_CONTRIBUTION_NOTE`)."""
+    return ZoneArrays.of(zones).opening(_CONTRIBUTION_NOTE) > 0
 
 
 def sentences(zones: Zones | ZoneArrays) -> np.ndarray:

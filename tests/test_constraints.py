@@ -1,9 +1,9 @@
 import numpy as np
 
 from scilabel.constraints import (CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text,
-                                  byline_captions, caption_blocks, citation_lines, dated, editor_credits,
-                                  list_end_headings, measurements, section_headings, sentences, site_controls,
-                                  site_notices, table_row_cells)
+                                  byline_captions, caption_blocks, citation_lines, contribution_notes, dated,
+                                  editor_credits, list_end_headings, measurements, section_headings, sentences,
+                                  site_controls, site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
 
@@ -235,6 +235,18 @@ def test_a_credit_set_alone_as_a_caption_credits_the_zone_under_it_only():
     # nor does a caption closing one page credit the first zone of the next
     texts = ["Ada Lovelace", "Edited by", "Li Sun, Peking University"]
     assert editor_credits(_zones(texts, [12] * 3, pages=["a", "a", "b"])).tolist() == [False, True, False]
+
+
+def test_contribution_notes_open_with_a_note_of_equal_contribution():
+    texts = ["These authors contributed equally: John Jumper, Richard Evans",
+             "Contributed equally to this work with: Yang Li, Tuanjie Wang", "† Equal contribution",
+             "*The first two authors contributed equally to this work.", "Contributed equally with",
+             "Yang Li, Tuanjie Wang†", "Yang Li† and Tuanjie Wang contributed equally",
+             "Authors contributions: all authors wrote the paper"]
+    assert contribution_notes(_zones(texts, [12] * len(texts))).tolist() == [True] * 5 + [False] * 3
+    barred = _barred(_zones(texts, [12] * len(texts)))
+    assert barred[1, STATE_INDEX["Authors"]] and barred[1, STATE_INDEX["Affiliations"]]
+    assert not barred[5, STATE_INDEX["Authors"]]
 
 
 def test_list_end_headings_stand_alone_in_their_style():

@@ -26,6 +26,8 @@ TOY_PAGES = {
                       (*BYLINE, "Abstract")),
     "measurement": (_page(["94.65 (7)", "Li Sun"]), [True, False], BYLINE),
     "editor_credit": (_page(["Associate Editor: James F. Cahill", "Li Sun"]), [True, False], BYLINE),
+    "contribution_note": (_page(["†These authors contributed equally: Li Sun, Bo Chen", "Li Sun"]), [True, False],
+                          BYLINE),
     "section_heading": (_page(["Results", BODY], [19, 14]), [True, False], ("Abstract",)),
     "heading_ends_references": (_page(["Cited by (64)", BODY], [19, 14]), [True, False],
                                 ("References", "BR", "BRHR")),

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..constraints import (above_larger_text, below_larger_text, byline_captions, caption_blocks, citation_lines,
-                           dated, editor_credits, list_end_headings, measurements, section_headings, sentences,
-                           site_controls, site_notices, table_row_cells)
+                           contribution_notes, dated, editor_credits, list_end_headings, measurements,
+                           section_headings, sentences, site_controls, site_notices, table_row_cells)
 from ..features import ZoneArrays, Zones
 from ..schema import STATE_INDEX, STATES
 
@@ -78,7 +78,8 @@ class Veto:
         return f"Veto({self.name!r}, {predicate}, bars={self.bars!r}{kind})"
 
 
-#: States a byline caption, a citation line, a measurement or an editor's credit cannot be in.
+#: States a byline caption, a citation line, a measurement, an editor's credit or a note of equal
+#: contribution cannot be in.
 _NOT_A_BYLINE = ("Authors", "Affiliations")
 #: States a site notice or control cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = ("Title", "Authors", "Affiliations", "References")
@@ -89,6 +90,7 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("citation_line", citation_lines, bars=(*_NOT_A_BYLINE, "Abstract")),
     Veto("measurement", measurements, bars=_NOT_A_BYLINE),
     Veto("editor_credit", editor_credits, bars=_NOT_A_BYLINE),
+    Veto("contribution_note", contribution_notes, bars=_NOT_A_BYLINE),
     Veto("section_heading", section_headings, bars=("Abstract",)),
     # BRHR too: else the path keeps a whole list in the gap after its heading and takes the list under
     # the next heading ("Cited by") as the references
