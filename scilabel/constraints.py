@@ -161,17 +161,12 @@ def caption_blocks(zones: Zones | ZoneArrays) -> np.ndarray:
     and Affiliations", "Author information"), up to the next caption or text set :data:`HEADING_SCALE`
     times larger than the body ("About this article")."""
     arrays = ZoneArrays.of(zones)
-    out = np.zeros(arrays.n_zones, dtype=bool)
     captions = byline_captions(arrays) & (arrays.order_rel >= END_MATTER_FROM)
     if not captions.any():
-        return out
+        return captions
     captions &= arrays.per_char(arrays.column("link_chars")) < 0.5
     ends = captions | ((arrays.font_rel >= HEADING_SCALE) & (arrays.n_words >= 2))
-    by_page = arrays.by_page
-    order = np.arange(len(by_page))
-    last_end = np.maximum.accumulate(np.where(ends[by_page] | arrays.page_starts, order, 0))
-    out[by_page] = captions[by_page][last_end] & (order > last_end) & (order - last_end <= CAPTION_BLOCK_ZONES)
-    return out
+    return arrays.in_block(captions, ends, CAPTION_BLOCK_ZONES)
 
 
 def citation_lines(zones: Zones | ZoneArrays) -> np.ndarray:
@@ -272,13 +267,7 @@ def editor_credits(zones: Zones | ZoneArrays) -> np.ndarray:
     :data:`CREDIT_CAPTION_WORDS` words) over the names and addresses it credits."""
     arrays = ZoneArrays.of(zones)
     credits = arrays.cue_matches(_EDITOR_CREDIT, _EDITOR_CREDIT_CUES, lowered=True) > 0
-    captions = credits & (arrays.n_words <= CREDIT_CAPTION_WORDS)
-    if captions.any():
-        by_page = arrays.by_page
-        follows = np.zeros(len(by_page), dtype=bool)
-        follows[1:] = captions[by_page][:-1] & ~arrays.page_starts[1:]
-        credits[by_page] |= follows
-    return credits
+    return credits | arrays.follows(credits & (arrays.n_words <= CREDIT_CAPTION_WORDS))
 
 
 def contribution_notes(zones: Zones | ZoneArrays) -> np.ndarray:

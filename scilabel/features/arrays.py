@@ -270,6 +270,26 @@ class ZoneArrays:
         """In page order (:attr:`by_page`), whether each zone is the first of its page."""
         return run_starts(self.pages[self.by_page])
 
+    def follows(self, mask: np.ndarray) -> np.ndarray:
+        """Whether each zone's previous zone on its page (in reading order) is one of ``mask``."""
+        order = self.by_page
+        out = np.zeros(self.n_zones, dtype=bool)
+        out[order[1:]] = ~self.page_starts[1:] & np.asarray(mask, dtype=bool)[order[:-1]]
+        return out
+
+    def in_block(self, opens: np.ndarray, ends: np.ndarray, max_zones: int | None = None) -> np.ndarray:
+        """Whether each zone lies after a zone of ``opens`` on its page with no zone of ``ends`` between
+        them (``ends`` holds ``opens``), and at most ``max_zones`` zones after it when given."""
+        order = self.by_page
+        position = np.arange(len(order))
+        last = np.maximum.accumulate(np.where(np.asarray(ends, dtype=bool)[order] | self.page_starts, position, 0))
+        inside = np.asarray(opens, dtype=bool)[order][last] & (last != position)
+        if max_zones is not None:
+            inside &= position - last <= max_zones
+        out = np.zeros(self.n_zones, dtype=bool)
+        out[order] = inside
+        return out
+
     def max_before(self, values: np.ndarray) -> np.ndarray:
         """Per zone, the largest of ``values`` (none negative) over the zones before it on its page
         (in reading order); 0 for a page's first zone."""

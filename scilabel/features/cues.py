@@ -70,11 +70,7 @@ def after_cue(z: ZoneArrays, cue: re.Pattern) -> np.ndarray:
     """1 for a zone whose previous zone on the page is a short text (at most 4 words) matching ``cue``
     (a heading such as "Abstract" or "References") and not a link (a tab or a table of contents
     entry), else 0."""
-    hit = z.found_in_short(cue, CUE_MAX_WORDS) & _not_links(z)
-    out = np.zeros(z.n_zones)
-    by_page = z.by_page
-    out[by_page[1:]] = (~z.page_starts[1:] & hit[by_page[:-1]]).astype(float)
-    return out
+    return z.follows(z.found_in_short(cue, CUE_MAX_WORDS) & _not_links(z)).astype(float)
 
 
 def _not_links(z: ZoneArrays) -> np.ndarray:
@@ -100,17 +96,7 @@ def after_related_cue(z: ZoneArrays) -> np.ndarray:
     early = cue & ~late & heading & _not_links(z)
     headings = z.found_in_short(_REFERENCES_CUE, CUE_MAX_WORDS) | z.found_in_short(_ABSTRACT_CUE, CUE_MAX_WORDS)
     larger = (z.font_rel >= RELATED_END_SCALE) & (z.n_words >= 2)
-    out[z.by_page] = _in_block(z, late, late | headings) | _in_block(z, early, cue | headings | larger | _prose(z))
-    return out
-
-
-def _in_block(z: ZoneArrays, opens: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """In page order: whether each zone lies after a zone of ``opens`` with no zone of ``ends`` (or a
-    page start) between them; ``ends`` holds ``opens``."""
-    by_page = z.by_page
-    order = np.arange(len(by_page))
-    last = np.maximum.accumulate(np.where(ends[by_page] | z.page_starts, order, 0))
-    return opens[by_page][last] & (last != order)
+    return (z.in_block(late, late | headings) | z.in_block(early, cue | headings | larger | _prose(z))).astype(float)
 
 
 def _prose(z: ZoneArrays) -> np.ndarray:
