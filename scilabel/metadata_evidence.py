@@ -66,7 +66,8 @@ class MetadataEvidence(BaseEstimator):
         rows = np.flatnonzero(declared)
         if len(rows):
             proba = np.zeros((len(rows), len(LABELS)))
-            proba[:, self.columns_] = self.classifier_.predict_proba(evidence[rows])
+            known = evidence[rows][:, : self.classifier_.n_features_in_]  # the features it was fitted on
+            proba[:, self.columns_] = self.classifier_.predict_proba(known)
             proba = (1 - self.floor) * proba + self.floor * self.prior_
             out[rows] = np.log(proba) - np.log(self.prior_)
         return out

@@ -215,6 +215,27 @@ def test_metadata_evidence_is_a_bounded_ratio_and_nothing_without_a_declaration(
     assert ratio[:, LABELS.index("authors")].max() <= np.log(1 / model.prior_[LABELS.index("authors")])
 
 
+def test_word_pairs_tell_a_link_line_that_matches_nothing_from_a_sentence_that_matches_nothing():
+    """A one-word link line has nothing to match a declared reference with; a sentence has, and matching
+    nothing is then evidence."""
+    link, sentence = features("Google Scholar"), features("Thanks for your feedback on these subject areas today.")
+    assert link["meta_references"] == sentence["meta_references"] == 0.0
+    assert link["word_pairs"] < sentence["word_pairs"] == 1.0
+    assert features("PubMed")["word_pairs"] == 0.0
+
+
+def test_a_model_fitted_before_a_feature_was_added_reads_the_columns_it_knows():
+    from scilabel.metadata_evidence import MetadataEvidence
+
+    rng = np.random.default_rng(1)
+    labels = np.array(["title"] * 40 + ["other"] * 160, dtype=object)
+    evidence = rng.uniform(0, 1, (200, len(EVIDENCE_FEATURES)))
+    evidence[:40, 0] += 1
+    older = MetadataEvidence().fit(evidence[:, :-1], labels)
+    declared = np.ones(len(evidence), dtype=bool)
+    assert np.allclose(older.log_ratio(evidence, declared), older.log_ratio(evidence[:, :-1], declared))
+
+
 def test_a_reference_declared_only_by_its_link_declares_no_references():
     """A JSON-LD ``citation`` that is only a DOI link gives no words a reference zone could show: it is
     no evidence against the page's real reference list."""

@@ -101,12 +101,17 @@ class Declared:
 #: Per declared field: how much of the zone it accounts for (``meta_*``); for title, authors and
 #: affiliations, how much of that match zones read before it already made (``*_seen``: the second
 #: showing of a byline, in an author panel or a "cite this" line, is not the byline; reading starts at
-#: the title, :func:`_title_anchor`); and whether the page declares the field (``declares_*``): a
-#: declared field that a zone does not match is evidence against it.
+#: the title, :func:`_title_anchor`); whether the page declares the field (``declares_*``): a
+#: declared field that a zone does not match is evidence against it; and how much the zone gives to
+#: match (``word_pairs``, its word pairs up to :data:`PAIRS_ENOUGH`, scaled to 1): a link line of one or
+#: two words that matches nothing says nothing, a sentence that matches nothing says it is no declared
+#: text. (A model file fitted before a feature was added reads the columns before it: new ones go last.)
 EVIDENCE_FEATURES = ("meta_title", "meta_authors", "meta_affiliations", "meta_abstract", "meta_references",
                      "meta_title_seen", "meta_authors_seen", "meta_affiliations_seen",
                      "declares_title", "declares_authors", "declares_affiliations", "declares_abstract",
-                     "declares_references")
+                     "declares_references", "word_pairs")
+#: Word pairs at which a zone has given enough to match that more add nothing (``word_pairs`` is 1).
+PAIRS_ENOUGH = 8
 
 
 #: Dice with the declared title a zone needs to be where the page's reading starts (:func:`_title_anchor`).
@@ -150,7 +155,7 @@ class _Page:
         self.institutions.update(institutions)
         return (title, _share(len(names) - seen_names, len(words)), _share(len(institutions), len(words)),
                 _share(len(pairs & d.abstract_bigrams), len(pairs)), _share(len(pairs & d.reference_bigrams), len(pairs)),
-                *seen, *self.declares)
+                *seen, *self.declares, min(len(pairs), PAIRS_ENOUGH) / PAIRS_ENOUGH)
 
 
 def zone_evidence(text: str, declared: Declared | None) -> tuple[float, ...]:
