@@ -136,6 +136,12 @@ _EDITOR_CREDIT_CUES = ("editor", "ed by")
 CREDIT_CAPTION_WORDS = 3
 #: A note of equal contribution at the start of a zone (the lexicon ``contribution_notes``).
 _CONTRIBUTION_NOTE = re.compile(rf"^\W*(?:{alternation('contribution_notes')})", re.I)
+#: An abstract's heading, the whole of a short zone (the lexicon ``abstract_headings``: "Abstract", "Summary:").
+_ABSTRACT_HEADING = re.compile(rf"\W*{alternation('abstract_headings')}\W*", re.I)
+#: Most zones (the heading's included) in the box that holds an abstract's heading and its paragraphs.
+ABSTRACT_BOX_ZONES = 10
+#: Fewest words of a paragraph of the abstract read by :func:`abstract_boxes`.
+ABSTRACT_BOX_WORDS = 12
 #: Characters at the start of a zone read to tell a sentence.
 SENTENCE_CHARS = 160
 #: Fewest words in a sentence (an obfuscated e-mail address, "samantha [at] zooniverse.org", has three).
@@ -268,6 +274,34 @@ def editor_credits(zones: Zones | ZoneArrays) -> np.ndarray:
     arrays = ZoneArrays.of(zones)
     credits = arrays.cue_matches(_EDITOR_CREDIT, _EDITOR_CREDIT_CUES, lowered=True) > 0
     return credits | arrays.follows(credits & (arrays.n_words <= CREDIT_CAPTION_WORDS))
+
+
+def abstract_boxes(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone is a paragraph (:data:`ABSTRACT_BOX_WORDS` words or more) after an abstract's
+    heading (:data:`_ABSTRACT_HEADING`, no link) in the box that holds the heading, when that box holds
+    at most :data:`ABSTRACT_BOX_ZONES` zones: the later paragraphs of an abstract in several, which read
+    like the body's. False throughout for zones without a DOM path (PDF pages)."""
+    arrays = ZoneArrays.of(zones)
+    out = np.zeros(arrays.n_zones, dtype=bool)
+    if "node_path" not in arrays.zones:
+        return out
+    headings = short_fullmatches(_ABSTRACT_HEADING, arrays.texts, CAPTION_MAX_LEN)
+    headings &= arrays.per_char(arrays.column("link_chars")) < 0.5
+    if not headings.any():
+        return out
+    paths, order, pages = np.asarray(arrays.zones["node_path"], dtype=object), arrays.by_page, arrays.pages
+    position = np.empty(len(order), dtype=np.intp)
+    position[order] = np.arange(len(order))
+    for heading in np.flatnonzero(headings).tolist():
+        box = f"{str(paths[heading]).rpartition('/')[0]}/"
+        inside = []
+        for row in order[position[heading] + 1: position[heading] + 1 + ABSTRACT_BOX_ZONES].tolist():
+            if pages[row] != pages[heading] or not str(paths[row]).startswith(box):
+                break
+            inside.append(row)
+        if len(inside) < ABSTRACT_BOX_ZONES:  # else the box holds more than an abstract
+            out[inside] = arrays.n_words[inside] >= ABSTRACT_BOX_WORDS
+    return out
 
 
 def contribution_notes(zones: Zones | ZoneArrays) -> np.ndarray:

@@ -290,7 +290,7 @@ class ZoneLabeler(BaseEstimator):
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
         the states the vetoes rule out barred); which units the path passes over (the vetoes of that
         kind); and the units' texts."""
-        columns = _columns(zones, keep=("class_path",), page_metadata=self.page_metadata)
+        columns = _columns(zones, keep=("class_path", "node_path"), page_metadata=self.page_metadata)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
         log_emission = self.emission_.log_likelihood(arrays)

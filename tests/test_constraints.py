@@ -1,6 +1,7 @@
 import numpy as np
 
-from scilabel.constraints import (CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, above_larger_text, below_larger_text,
+from scilabel.constraints import (ABSTRACT_BOX_ZONES, CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, abstract_boxes,
+                                  above_larger_text, below_larger_text,
                                   byline_captions, caption_blocks, citation_lines, contribution_notes, dated,
                                   editor_credits, list_end_headings, measurements, section_headings, sentences,
                                   site_controls, site_notices, table_row_cells)
@@ -47,6 +48,25 @@ def test_a_caption_block_is_what_follows_a_late_caption_up_to_a_larger_heading_o
     links = [0] * 20 + [len("Affiliations")] + [0] * (CAPTION_BLOCK_ZONES + 3)
     assert not caption_blocks(_sized(long, [12] * len(long), links)).any()
     assert caption_blocks(_sized(long, [12] * len(long))).sum() == CAPTION_BLOCK_ZONES
+
+
+def _boxed(texts, paths, links=None):
+    return {"text": np.array(texts, dtype=object), "node_path": np.array(paths, dtype=object),
+            "link_chars": np.array(links or [0] * len(texts), dtype=float)}
+
+
+def test_an_abstract_box_is_the_paragraphs_in_the_box_of_an_abstract_heading():
+    body = "The trial recruited 120 patients over two years and followed each of them for a year."
+    texts = ["Highlights", body, "Abstract", body, "Fig. 1 shows it", body, "Keywords", body]
+    paths = ["0/3/0", "0/3/1", "0/4/0", "0/4/1", "0/4/2/7", "0/4/3", "0/5/0", "0/6/1"]
+    # the heading's box: paragraphs of twelve words or more, up to the first zone out of it
+    assert np.flatnonzero(abstract_boxes(_boxed(texts, paths))).tolist() == [3, 5]
+    # a box that holds more than an abstract (the heading's parent is the article) marks nothing ...
+    long = ["Abstract"] + [body] * ABSTRACT_BOX_ZONES
+    assert not abstract_boxes(_boxed(long, ["0/4/0"] + [f"0/4/{k}" for k in range(1, len(long))])).any()
+    # ... nor does a heading that is a link (a tab), nor a page without DOM paths (a PDF)
+    assert not abstract_boxes(_boxed(texts, paths, [0, 0, 8, 0, 0, 0, 0, 0])).any()
+    assert not abstract_boxes(_texts(texts)).any()
 
 
 def test_citation_lines_open_with_names_then_the_year():

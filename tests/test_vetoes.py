@@ -44,6 +44,9 @@ TOY_PAGES = {
                        [True, True, True, False], ("References",)),
     "end_matter_caption": (_page([BODY, BODY, "Authors and Affiliations", "1.Institute of Metal Research, Shenyang",
                                   "About this article"], [14, 14, 19, 14, 19]), [False, False, False, True, False], ()),
+    "abstract_box": ({**_page(["Abstract", BODY, BODY, "Keywords", BODY]),
+                      "node_path": np.array(["0/4/1", "0/4/2", "0/4/3", "0/5", "0/6/1"], dtype=object)},
+                     [False, True, True, False, False], ()),
     "byline_caption_passed_over": (_page(["Li Sun", "Corresponding Author"]), [False, True], ()),
 }
 
@@ -73,9 +76,9 @@ def test_only_byline_captions_are_passed_over_by_default():
     assert [veto.name for veto in DEFAULT_VETOES if veto.pass_over] == ["byline_caption_passed_over"]
 
 
-def test_only_the_end_matter_caption_favours_a_state_by_default():
+def test_only_the_end_matter_caption_and_the_abstract_box_favour_a_state_by_default():
     assert [(veto.name, veto.favours) for veto in DEFAULT_VETOES if veto.favours] == [
-        ("end_matter_caption", ("Affiliations",))]
+        ("end_matter_caption", ("Affiliations",)), ("abstract_box", ("Abstract",))]
 
 
 def test_no_vetoes_leave_the_log_emissions_alone():
