@@ -138,7 +138,7 @@ CREDIT_CAPTION_WORDS = 3
 _CONTRIBUTION_NOTE = re.compile(rf"^\W*(?:{alternation('contribution_notes')})", re.I)
 #: An abstract's heading, the whole of a short zone (the lexicon ``abstract_headings``: "Abstract", "Summary:").
 _ABSTRACT_HEADING = re.compile(rf"\W*{alternation('abstract_headings')}\W*", re.I)
-#: Most zones (the heading's included) in the box that holds an abstract's heading and its paragraphs.
+#: Most zones from an abstract's heading (included) to the end of the box that holds it and its paragraphs.
 ABSTRACT_BOX_ZONES = 10
 #: Fewest words of a paragraph of the abstract read by :func:`abstract_boxes`.
 ABSTRACT_BOX_WORDS = 12
@@ -278,9 +278,10 @@ def editor_credits(zones: Zones | ZoneArrays) -> np.ndarray:
 
 def abstract_boxes(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone is a paragraph (:data:`ABSTRACT_BOX_WORDS` words or more) after an abstract's
-    heading (:data:`_ABSTRACT_HEADING`, no link) in the box that holds the heading, when that box holds
-    at most :data:`ABSTRACT_BOX_ZONES` zones: the later paragraphs of an abstract in several, which read
-    like the body's. False throughout for zones without a DOM path (PDF pages)."""
+    heading (:data:`_ABSTRACT_HEADING`, no link) in the box that holds the heading (its DOM parent), when
+    that box ends within :data:`ABSTRACT_BOX_ZONES` zones of the heading: the later paragraphs of an
+    abstract in several, which read like the body's. False throughout for zones without a DOM path
+    (PDF pages)."""
     arrays = ZoneArrays.of(zones)
     out = np.zeros(arrays.n_zones, dtype=bool)
     if "node_path" not in arrays.zones:

@@ -154,7 +154,8 @@ class _Page:
         self.names.update(names)
         self.institutions.update(institutions)
         return (title, _share(len(names) - seen_names, len(words)), _share(len(institutions), len(words)),
-                _share(len(pairs & d.abstract_bigrams), len(pairs)), _share(len(pairs & d.reference_bigrams), len(pairs)),
+                _share(len(pairs & d.abstract_bigrams), len(pairs)),
+                _share(len(pairs & d.reference_bigrams), len(pairs)),
                 *seen, *self.declares, min(len(pairs), PAIRS_ENOUGH) / PAIRS_ENOUGH)
 
 
