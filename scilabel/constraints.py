@@ -170,7 +170,7 @@ def caption_blocks(zones: Zones | ZoneArrays) -> np.ndarray:
     captions = byline_captions(arrays) & (arrays.order_rel >= END_MATTER_FROM)
     if not captions.any():
         return captions
-    captions &= arrays.per_char(arrays.column("link_chars")) < 0.5
+    captions &= arrays.not_links
     ends = captions | ((arrays.font_rel >= HEADING_SCALE) & (arrays.n_words >= 2))
     return arrays.in_block(captions, ends, CAPTION_BLOCK_ZONES)
 
@@ -286,13 +286,11 @@ def abstract_boxes(zones: Zones | ZoneArrays) -> np.ndarray:
     out = np.zeros(arrays.n_zones, dtype=bool)
     if "node_path" not in arrays.zones:
         return out
-    headings = short_fullmatches(_ABSTRACT_HEADING, arrays.texts, CAPTION_MAX_LEN)
-    headings &= arrays.per_char(arrays.column("link_chars")) < 0.5
+    headings = short_fullmatches(_ABSTRACT_HEADING, arrays.texts, CAPTION_MAX_LEN) & arrays.not_links
     if not headings.any():
         return out
     paths, order, pages = np.asarray(arrays.zones["node_path"], dtype=object), arrays.by_page, arrays.pages
-    position = np.empty(len(order), dtype=np.intp)
-    position[order] = np.arange(len(order))
+    position = arrays.page_positions
     for heading in np.flatnonzero(headings).tolist():
         box = f"{str(paths[heading]).rpartition('/')[0]}/"
         inside = []

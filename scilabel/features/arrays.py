@@ -270,6 +270,19 @@ class ZoneArrays:
         """In page order (:attr:`by_page`), whether each zone is the first of its page."""
         return run_starts(self.pages[self.by_page])
 
+    @cached_property
+    def page_positions(self) -> np.ndarray:
+        """Each zone's position in page order (the inverse of :attr:`by_page`)."""
+        positions = np.empty(len(self.by_page), dtype=np.intp)
+        positions[self.by_page] = np.arange(len(self.by_page))
+        return positions
+
+    @cached_property
+    def not_links(self) -> np.ndarray:
+        """Whether under half of each zone's characters are in links (not a tab, a menu item or a table
+        of contents entry)."""
+        return self.per_char(self.column("link_chars")) < 0.5
+
     def follows(self, mask: np.ndarray) -> np.ndarray:
         """Whether each zone's previous zone on its page (in reading order) is one of ``mask``."""
         order = self.by_page

@@ -70,12 +70,7 @@ def after_cue(z: ZoneArrays, cue: re.Pattern) -> np.ndarray:
     """1 for a zone whose previous zone on the page is a short text (at most 4 words) matching ``cue``
     (a heading such as "Abstract" or "References") and not a link (a tab or a table of contents
     entry), else 0."""
-    return z.follows(z.found_in_short(cue, CUE_MAX_WORDS) & _not_links(z)).astype(float)
-
-
-def _not_links(z: ZoneArrays) -> np.ndarray:
-    """Whether under half of each zone's characters are in links."""
-    return z.per_char(z.column("link_chars")) < 0.5
+    return z.follows(z.found_in_short(cue, CUE_MAX_WORDS) & z.not_links).astype(float)
 
 
 def after_related_cue(z: ZoneArrays) -> np.ndarray:
@@ -93,7 +88,7 @@ def after_related_cue(z: ZoneArrays) -> np.ndarray:
     cue = z.found_in_short(_RELATED_CUE, RELATED_CUE_MAX_WORDS)
     late = cue & (z.order_rel >= 0.5)
     heading = z.bold | (z.font_rel >= RELATED_END_SCALE)
-    early = cue & ~late & heading & _not_links(z)
+    early = cue & ~late & heading & z.not_links
     headings = z.found_in_short(_REFERENCES_CUE, CUE_MAX_WORDS) | z.found_in_short(_ABSTRACT_CUE, CUE_MAX_WORDS)
     larger = (z.font_rel >= RELATED_END_SCALE) & (z.n_words >= 2)
     return (z.in_block(late, late | headings) | z.in_block(early, cue | headings | larger | _prose(z))).astype(float)
@@ -113,9 +108,7 @@ def abstract_parts(z: ZoneArrays) -> np.ndarray:
     in another size or seen before (the body's "Background" after the abstract's "Conclusions");
     else 0."""
     out = z.opening(_ABSTRACT_PART)
-    order, pages, size = z.by_page, z.pages, z.column("font_size")
-    position = np.empty(len(order), dtype=np.intp)
-    position[order] = np.arange(len(order))
+    order, pages, size, position = z.by_page, z.pages, z.column("font_size"), z.page_positions
     for row in np.flatnonzero(after_cue(z, _ABSTRACT_CUE)).tolist():
         seen: set[str] = set()
         for k in range(position[row], len(order) - 1, 2):  # a part's name, then its paragraph
