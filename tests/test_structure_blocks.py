@@ -31,11 +31,13 @@ def zone(text: str, label: str = "other", size: float = BODY, weight: int = 400,
 
 
 def frame(zones: list[dict], gap: float = 30.0) -> pd.DataFrame:
-    """Zones stacked top to bottom, ``gap`` px apart (a row's own ``y`` wins)."""
+    """Zones stacked top to bottom, ``gap`` px apart (a row's own ``y`` wins), each with the class path
+    a web page's zone has (its tags, no classes, where it names none)."""
     y, rows = 0.0, []
     for z in zones:
         z = dict(z)
         z.setdefault("y", y)
+        z.setdefault("class_path", z["tag_path"])
         y = z["y"] + z["h"] + gap
         rows.append(z)
     return pd.DataFrame(rows)

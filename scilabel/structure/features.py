@@ -31,6 +31,8 @@ CANDIDATE_LABELS = ("other", "references_heading")
 SHORT_WORDS = 15
 #: HTML elements whose nearest ancestor-or-self marks the zone, as features ``in_<name>``.
 CONTAINERS = ("li", "table", "figure", "nav", "header", "footer", "aside", "p", "a", "button", "label", "dt", "dd")
+#: Steps of a zone's class path that name the element it sits in (:func:`_markup_key`).
+MARKUP_STEPS = 2
 #: Features of the neighbouring candidates (``prev_``, ``next_``).
 NEIGHBOUR = ("size_ratio", "bold", "sentence_end", "log_chars", "numbered", "heading_tag", "caps", "gap")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -133,6 +135,26 @@ def _tag_features(path: str) -> dict:
     return out
 
 
+def _markup_key(class_path: object) -> str:
+    """The element a zone sits in as its template names it: the last :data:`MARKUP_STEPS` steps of its
+    class path without their ids (``div.section/div.heading-text``; a bare ``span`` says little alone);
+    "" where the zone has no markup (a PDF's zones)."""
+    if not isinstance(class_path, str) or not class_path:
+        return ""
+    return "/".join(step.split("#")[0] for step in class_path.rsplit("/", MARKUP_STEPS)[-MARKUP_STEPS:])
+
+
+def _markup_peers(keys: list[str], line: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each candidate, its peers: the page's other candidates of the same key (set in an element
+    named as its own: a template sets all its section titles alike, whatever their size; on a page
+    without markup, in the same type): log(1 + how many), and the share of them that are lines
+    (``line``: short, no sentence end); NaN without peers."""
+    key = pd.Series(keys)
+    count = np.where(key.to_numpy() == "", 0, key.map(key.value_counts()).to_numpy() - 1)
+    lines = pd.Series(line.astype(float)).groupby(key).transform("sum").to_numpy() - line
+    return np.log1p(count), np.where(count > 0, lines / np.maximum(count, 1), np.nan)
+
+
 def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray,
                   rules_off: Collection[str] = ()) -> tuple[pd.DataFrame, np.ndarray, Layout | None]:
     """The features of a page's candidate zones (one row each, in reading order), their row positions
@@ -177,6 +199,11 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray,
     numbered = pd.Series([s for s, k, n in zip(style, short, frame["numbered"]) if k and n]).value_counts()
     frame["style_count"] = [counts.get(s, 0) if k else 0 for s, k in zip(style, short)]
     frame["style_numbered"] = [numbered.get(s, 0) / counts[s] if k else 0.0 for s, k in zip(style, short)]
+    keys = [_markup_key(p) for p in sub["class_path"]] if "class_path" in sub else [""] * len(rows)
+    if not any(keys):  # a page without markup (a PDF's): zones are set alike by their type alone
+        keys = ["|".join(map(str, s[:3])) for s in style]
+    line = short & ~frame["sentence_end"].to_numpy(dtype=bool)
+    frame["markup_peers"], frame["markup_lines"] = _markup_peers(keys, line)
     sizes = sorted({s[0] for s, k in zip(style, short) if k}, reverse=True)
     frame["size_rank"] = [sizes.index(s[0]) if k else len(sizes) for s, k in zip(style, short)]
     for name in NEIGHBOUR:

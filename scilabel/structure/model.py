@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 TEXT = "text"
 #: Body kinds the hand-written rules may restore over the kind ensemble's noise (``rule_body``).
 RULE_BODY = ("paragraph", "item", "caption", "footnote")
+#: Features only the heading ensembles read: how the page's template sets a zone's peers tells
+#: section titles set in body type (:func:`~.features.page_features`); the kind ensemble read them as
+#: a sign of list items and lost items on the platform families held out (item F1 .236 -> .117).
+HEADING_ONLY = ("markup_peers", "markup_lines")
 #: Prior counts smoothing the word log-odds.
 WORD_PRIOR = 2.0
 _TOKEN = re.compile(r"[^\W\d_]{2,}")
@@ -111,6 +115,11 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         score = [np.mean([odds.get(t, 0.0) for t in toks]) if toks else 0.0 for toks in map(_tokens, X[TEXT])]
         return out.assign(word_score=np.array(score, dtype=float))
 
+    @staticmethod
+    def _kind_matrix(matrix: pd.DataFrame) -> pd.DataFrame:
+        """The columns of ``matrix`` the kind ensemble reads."""
+        return matrix.drop(columns=[c for c in HEADING_ONLY if c in matrix])
+
     def fit(self, X: pd.DataFrame, y, sample_weight=None, kind_mask=None, levels=None, pages=None) -> "BlockModel":
         """Learn from candidate zones ``X`` (features and ``text``, pages in reading order) and their
         kinds ``y``; ``kind_mask`` marks the rows whose non-heading kind is known (default all);
@@ -132,7 +141,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
                 sample_weight=None if sample_weight is None else np.asarray(sample_weight)[real])
         rest = kind_mask & ~heading
         weight = None if sample_weight is None else np.asarray(sample_weight)[rest]
-        self.kind_ = self._trees(self.kind_weight).fit(matrix[rest], y[rest], sample_weight=weight)
+        self.kind_ = self._trees(self.kind_weight).fit(self._kind_matrix(matrix[rest]), y[rest], sample_weight=weight)
         self.classes_ = np.array(sorted(set(y[rest]) | {"heading"}), dtype=object)
         self.levels_ = None
         if levels is not None and pages is not None:
@@ -162,7 +171,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         if not len(X):
             return np.array([], dtype=object)
         matrix = self._matrix(X, self.word_odds_)
-        proba = self.kind_.predict_proba(matrix)
+        proba = self.kind_.predict_proba(self._kind_matrix(matrix))
         kinds = self.kind_.classes_[proba.argmax(axis=1)].astype(object)
         if self.rule_body:
             rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
