@@ -12,7 +12,7 @@ from scilabel.structure import article_structure, classify_zones
 from scilabel.structure.classify import default_block_model
 from scilabel.structure.model import BlockModel
 from scilabel.structure.gold import article_headings
-from scilabel.structure.blocks import TABLE_CELL, Block, heading_number, is_caption, rule_kinds
+from scilabel.structure.blocks import TABLE_CELL, Block, group_blocks, heading_number, is_caption, rule_kinds
 from scilabel.structure.features import _text_features
 from scilabel.structure.levels import HEADING_COLUMNS
 from scilabel.structure.tree import Figure, Item, Paragraph, Section, heading_levels, nest
@@ -382,3 +382,19 @@ def test_the_labellers_references_heading_is_a_section_title() -> None:
     assert classify_zones(zones, zones["label"].tolist(), model)[len(FRONT) + 2] == "noise"
     headings = article_headings(article_structure(zones, zones["label"].tolist(), model=model))
     assert [text for text, _ in headings] == ["results", "references"]
+
+
+@pytest.mark.parametrize("second_p, paragraphs", [("0/1/2/5", 1), ("0/1/2/9", 2)])
+def test_the_text_around_a_formula_set_in_one_paragraph_element_is_one_paragraph(second_p, paragraphs) -> None:
+    """"Let n be ... (1) Using the fact that ...": a display formula inside a ``p`` splits its text into
+    two zones with the formula's number, a zone inside the same element, between them. Text of two
+    ``p`` elements stays two paragraphs."""
+    zones = frame([zone("Let n denote the number of states available to a chain of length L, so that", h=40),
+                   zone("(1)", x=850, w=30),
+                   zone("Using the fact that n grows with L, one can calculate the count for any length.", h=40)],
+                  gap=60.0)  # the formula's height: no geometric continuation
+    zones["tag_path"] = ["html/body/div/p", "html/body/div/p/span/span", "html/body/div/p"]
+    zones["node_path"] = ["0/1/2/5", "0/1/2/5/7/8", second_p]
+    blocks = group_blocks(zones, ["paragraph", "noise", "paragraph"])
+    assert len(blocks) == paragraphs
+    assert blocks[0].rows == ([0, 1, 2] if paragraphs == 1 else [0])

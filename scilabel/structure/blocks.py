@@ -402,10 +402,24 @@ def run_in_title(text: str, lead_chars: int) -> str | None:
     return lead if ok else None
 
 
+def _paragraph_elements(zones: pd.DataFrame) -> list[str]:
+    """The DOM path of the ``p`` element each zone lies in (its nearest), "" for none (a PDF's zones)."""
+    if "node_path" not in zones or "tag_path" not in zones:
+        return [""] * len(zones)
+    out = []
+    for nodes, tags in zip(zones["node_path"].fillna("").astype(str), zones["tag_path"].fillna("").astype(str)):
+        nodes, tags = nodes.split("/"), tags.split("/")
+        last = max((k for k, tag in enumerate(tags) if tag == "p"), default=-1)
+        out.append("/".join(nodes[:last + 1]) + "/" if last >= 0 and len(nodes) == len(tags) else "")
+    return out
+
+
 def group_blocks(zones: pd.DataFrame, kinds: list[str | None]) -> list[Block]:
     """Blocks in reading order. Consecutive paragraph zones that continue one another (no vertical
     gap, same left edge, the first without a sentence end or the second opening in lower case) are
-    one paragraph; text right after a caption that does not open another caption continues it. A
+    one paragraph, and so are two paragraph zones of one ``p`` element with only zones inside it and
+    no body kind between them (a display formula set in the paragraph, its number a zone of its own);
+    text right after a caption that does not open another caption continues it. A
     paragraph zone opening with a run-in title (:func:`run_in_title`) gives a heading block of that
     title, then the paragraph."""
     texts = [str(t).strip() for t in zones["text"]]
@@ -413,10 +427,18 @@ def group_blocks(zones: pd.DataFrame, kinds: list[str | None]) -> list[Block]:
     size, weight = zones["font_size"].to_numpy(), zones["font_weight"].to_numpy()
     italic = _share(zones, "italic_chars", texts)
     lead = zones["lead_chars"].fillna(0).to_numpy(dtype=int) if "lead_chars" in zones else np.zeros(len(texts), dtype=int)
+    inside = _paragraph_elements(zones)
     blocks: list[Block] = []
     for i, kind in enumerate(kinds):
         if kind is None or kind == "noise":
             continue
+        last = blocks[-1].rows[-1] if blocks and blocks[-1].kind == kind == "paragraph" else None
+        if last is not None and inside[i] == inside[last] != "":
+            between = range(last + 1, i)
+            if len(between) and all(inside[k].startswith(inside[i]) and kinds[k] in (None, "noise") for k in between):
+                blocks[-1].rows.extend([*between, i])  # one ``p`` element: the text around a formula set in it
+                blocks[-1].texts.extend([texts[k] for k in between] + [texts[i]])
+                continue
         title = run_in_title(texts[i], int(lead[i])) if kind == "paragraph" and lead[i] else None
         if title is not None:
             blocks.append(Block("heading", [i], [title], float(size[i]), BOLD_WEIGHT, float(italic[i])))
