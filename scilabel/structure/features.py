@@ -8,7 +8,8 @@ measured against the page's own body text (:func:`~.blocks.page_layout`: the siz
 long zones are set in); its text by numbering, capitals, sentence ends and the patterns of captions,
 list items, footnotes and furniture; its place by its position in the page and in the HTML (the
 nearest heading, list, table, figure or navigation element); its style by how many short zones of
-the page share it; the hand-written rules' verdict (:func:`~.blocks.rule_kinds`) is one more feature.
+the page share it; its markup peers (the page's zones set in an element named as its own) by how many
+they are and how many of them are short lines; the hand-written rules' verdict (:func:`~.blocks.rule_kinds`) is one more feature.
 The features of the candidates before and after it carry the sequence.
 """
 from __future__ import annotations
