@@ -9,8 +9,8 @@ long zones are set in); its text by numbering, capitals, sentence ends and the p
 list items, footnotes and furniture; its place by its position in the page and in the HTML (the
 nearest heading, list, table, figure or navigation element); its style by how many short zones of
 the page share it; its markup peers (the page's zones set in an element named as its own) by how many
-they are and how many of them are short lines; the hand-written rules' verdict (:func:`~.blocks.rule_kinds`) is one more feature.
-The features of the candidates before and after it carry the sequence.
+they are and how many of them are short lines; the hand-written rules' verdict
+(:func:`~.blocks.rule_kinds`) is one more feature. The features of the candidates before and after it carry the sequence.
 """
 from __future__ import annotations
 
