@@ -10,7 +10,8 @@ list items, footnotes and furniture; its place by its position in the page and i
 nearest heading, list, table, figure or navigation element); its style by how many short zones of
 the page share it; its markup peers (the page's zones set in an element named as its own) by how many
 they are and how many of them are short lines; the hand-written rules' verdict
-(:func:`~.blocks.rule_kinds`) is one more feature. The features of the candidates before and after it carry the sequence.
+(:func:`~.blocks.rule_kinds`) is one more feature. The features of the candidates before and after
+it carry the sequence.
 """
 from __future__ import annotations
 
