@@ -6,6 +6,7 @@ held out by platform (issue 45).
         [--data build/corpus] [--folds 5] [--labels svm|gold]
         [--records out.jsonl] [--no-gold-training] [--only-folds 0 1 2]
     .venv/bin/python benchmarks/structure_real.py platforms [--data ...] [--pages-dir build/corpus] [--test-pages 40]
+        [--errors boundary-errors.tsv]
     .venv/bin/python benchmarks/structure_real.py rules [--only-folds 0 1 2]
 
 ``build/corpus`` (``scilabel corpus generate``) holds the generated and the real-platform families
@@ -43,7 +44,7 @@ from scilabel.corpus.dataset import load_zones
 from scilabel.crossval import publisher_folds
 from scilabel.persistence import load_model, model_path
 from scilabel.structure import article_structure
-from scilabel.structure.evaluation import page_counts, summary
+from scilabel.structure.evaluation import boundary_errors, page_counts, summary
 from scilabel.structure.blocks import RULE_PASSES
 from scilabel.structure.crossval import heading_cv
 from scilabel.structure.gold import read_heading_gold
@@ -131,9 +132,10 @@ def headings(args: argparse.Namespace) -> None:
 
 
 def platform_counts(rows: pd.DataFrame, zones: pd.DataFrame, args: argparse.Namespace,
-                    params: dict) -> dict[str, Counter]:
+                    params: dict, errors: list[pd.DataFrame] | None = None) -> dict[str, Counter]:
     """Structure counts of each platform family's first ``--test-pages`` pages (``zones``), each pair of
-    families structured by a block model (``params``) trained on the ``rows`` of the other families."""
+    families structured by a block model (``params``) trained on the ``rows`` of the other families;
+    each page's paragraph-boundary errors appended to ``errors`` when given."""
     totals: dict[str, Counter] = defaultdict(Counter)
     for held in PLATFORM_FOLDS:
         t0 = time.perf_counter()
@@ -143,7 +145,10 @@ def platform_counts(rows: pd.DataFrame, zones: pd.DataFrame, args: argparse.Name
             for doc in pages:
                 frame = zones[zones["document"] == doc].reset_index(drop=True)
                 article = article_structure(frame, frame["label"].tolist(), model=model)
-                counts = page_counts(frame, article, (args.pages_dir / doc).read_bytes())
+                page_html = (args.pages_dir / doc).read_bytes()
+                counts = page_counts(frame, article, page_html)
+                if errors is not None:
+                    errors.append(boundary_errors(frame, article, page_html).assign(family=family, page=doc))
                 totals[family].update(counts)
                 totals["ALL"].update(counts)
         logging.info("held out %s: %.0f s", held, time.perf_counter() - t0)
@@ -156,7 +161,11 @@ def platform_zones(args: argparse.Namespace) -> pd.DataFrame:
 
 
 def platforms(args: argparse.Namespace) -> None:
-    totals = platform_counts(base_rows(args.data, args.pages_per_family), platform_zones(args), args, args.params)
+    errors: list[pd.DataFrame] | None = [] if args.errors else None
+    totals = platform_counts(base_rows(args.data, args.pages_per_family), platform_zones(args), args, args.params,
+                             errors)
+    if errors:
+        pd.concat(errors, ignore_index=True).to_csv(args.errors, sep="\t", index=False)
     print(f"{'family':14} " + " ".join(f"{c[:12]:>12}" for c in COLUMNS))
     for family, counts in sorted(totals.items()):
         s = summary(counts)
@@ -205,6 +214,7 @@ def main() -> None:
                     help="folder the platform datasets' page paths are under")
     ap.add_argument("--test-pages", type=int, default=40, help="held-out pages per platform family")
     ap.add_argument("--params", type=json.loads, default={}, help="BlockModel settings as JSON")
+    ap.add_argument("--errors", type=Path, help="platforms: write every paragraph-boundary error, zone by zone (TSV)")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     {"headings": headings, "platforms": platforms, "rules": rules}[args.task](args)

@@ -13,7 +13,7 @@ from scilabel.corpus.silver import silver_labels
 from scilabel.labeler import PageLabels
 from scilabel.references import load_parser
 from scilabel.structure import Figure, Item, Paragraph, Sentence, article_structure, structure_page
-from scilabel.structure.evaluation import gold_kinds, page_counts, predicted_kinds, summary
+from scilabel.structure.evaluation import boundary_errors, gold_kinds, page_counts, predicted_kinds, summary
 from scilabel.writers import WRITERS
 
 from .conftest import SHARED_DATA
@@ -113,6 +113,10 @@ def test_evaluation_scores_the_rendered_page(page) -> None:
     assert worse["heading_f1"] < 1 and worse["boundary_f1"] < 1 and worse["sentence_f1"] == 1.0
     assert np.isclose(worse["heading_f1"], 2 * 5 / (2 * 5 + 1))  # 5 of 6 headings (References, Footnotes among them)
     assert worse["text_boundary_f1"] < 1 and worse["text_sentence_f1"] == 1.0
+    assert boundary_errors(zones, page[1], PAGE).empty
+    errors = boundary_errors(zones, article, PAGE)  # the merged paragraph's second start, zone by zone
+    expected = [[second.rows[0], "fn", "paragraph", "paragraph"]]
+    assert errors[["row", "error", "gold", "pred"]].values.tolist() == expected
     # a furniture line kept as a paragraph is a false boundary and false sentence end, but not in the
     # running-text scores: it is a content error, counted there
     noisy = copy.deepcopy(page[1])
@@ -121,6 +125,7 @@ def test_evaluation_scores_the_rendered_page(page) -> None:
     scores = summary(page_counts(zones, noisy, PAGE))
     assert scores["boundary_f1"] < 1 and scores["sentence_f1"] < 1 and scores["content_precision"] < 1
     assert scores["text_boundary_f1"] == scores["text_sentence_f1"] == 1.0
+    assert boundary_errors(zones, noisy, PAGE)[["row", "error", "gold"]].values.tolist() == [[furniture, "fp", "noise"]]
 
 
 def test_real_pmc_page(shared_data, reader) -> None:

@@ -125,6 +125,29 @@ def _sentence_ends(paragraphs: list[str]) -> Counter:
     return ends
 
 
+def _boundaries(zones: pd.DataFrame, gold: np.ndarray, element: np.ndarray,
+                article: Article) -> tuple[set[int], set[int], list[Paragraph]]:
+    """The gold paragraph starts (first zones of gold paragraphs and items), the predicted ones (first
+    zones of the tree's paragraphs) and the tree's paragraphs."""
+    running = np.isin(gold, ("paragraph", "item"))
+    gold_starts = {i for i in np.flatnonzero(running) if element[i] < 0 or i == 0 or element[i - 1] != element[i]}
+    blocks = [b for sec in article.walk() for b in sec.blocks if isinstance(b, Paragraph)]
+    return gold_starts, {b.rows[0] for b in blocks}, blocks
+
+
+def boundary_errors(zones: pd.DataFrame, article: Article, page_html: str | bytes) -> pd.DataFrame:
+    """The paragraph-boundary errors of one page, zone by zone (to read what :func:`page_counts` counts):
+    ``row``, ``error`` (``fp``: a predicted start the gold does not have; ``fn``: a gold start not
+    predicted), the zone's ``gold`` and predicted (``pred``) kind and its ``text``."""
+    zones = zones.reset_index(drop=True)
+    gold = gold_kinds(zones)
+    gold_starts, pred_starts, _ = _boundaries(zones, gold, align(zones, gold, gold_outline(page_html)), article)
+    pred, _ = predicted_kinds(article, len(zones))
+    rows = [(i, "fp" if i in pred_starts else "fn", gold[i], pred[i], str(zones.at[i, "text"]))
+            for i in sorted(gold_starts ^ pred_starts)]
+    return pd.DataFrame(rows, columns=["row", "error", "gold", "pred", "text"])
+
+
 def page_counts(zones: pd.DataFrame, article: Article, page_html: str | bytes) -> dict[str, int]:
     """True-positive, false-positive and false-negative counts of one page, by score name."""
     zones = zones.reset_index(drop=True)
@@ -150,9 +173,7 @@ def page_counts(zones: pd.DataFrame, article: Article, page_html: str | bytes) -
             counts["level_n"] += 1
             counts["level_ok"] += int(min(level, 3) == outline[element[row]].level)
 
-    gold_starts = {i for i in np.flatnonzero(running) if element[i] < 0 or i == 0 or element[i - 1] != element[i]}
-    blocks = [b for sec in article.walk() for b in sec.blocks if isinstance(b, Paragraph)]
-    pred_starts = {b.rows[0] for b in blocks}
+    gold_starts, pred_starts, blocks = _boundaries(zones, gold, element, article)
     _add_sets(counts, "boundary", gold_starts, pred_starts)
     _add_sets(counts, "text_boundary", gold_starts, {i for i in pred_starts if running[i]})
 
