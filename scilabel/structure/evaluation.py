@@ -125,8 +125,7 @@ def _sentence_ends(paragraphs: list[str]) -> Counter:
     return ends
 
 
-def _boundaries(zones: pd.DataFrame, gold: np.ndarray, element: np.ndarray,
-                article: Article) -> tuple[set[int], set[int], list[Paragraph]]:
+def _boundaries(gold: np.ndarray, element: np.ndarray, article: Article) -> tuple[set[int], set[int], list[Paragraph]]:
     """The gold paragraph starts (first zones of gold paragraphs and items), the predicted ones (first
     zones of the tree's paragraphs) and the tree's paragraphs."""
     running = np.isin(gold, ("paragraph", "item"))
@@ -141,7 +140,7 @@ def boundary_errors(zones: pd.DataFrame, article: Article, page_html: str | byte
     predicted), the zone's ``gold`` and predicted (``pred``) kind and its ``text``."""
     zones = zones.reset_index(drop=True)
     gold = gold_kinds(zones)
-    gold_starts, pred_starts, _ = _boundaries(zones, gold, align(zones, gold, gold_outline(page_html)), article)
+    gold_starts, pred_starts, _ = _boundaries(gold, align(zones, gold, gold_outline(page_html)), article)
     pred, _ = predicted_kinds(article, len(zones))
     rows = [(i, "fp" if i in pred_starts else "fn", gold[i], pred[i], str(zones.at[i, "text"]))
             for i in sorted(gold_starts ^ pred_starts)]
@@ -173,7 +172,7 @@ def page_counts(zones: pd.DataFrame, article: Article, page_html: str | bytes) -
             counts["level_n"] += 1
             counts["level_ok"] += int(min(level, 3) == outline[element[row]].level)
 
-    gold_starts, pred_starts, blocks = _boundaries(zones, gold, element, article)
+    gold_starts, pred_starts, blocks = _boundaries(gold, element, article)
     _add_sets(counts, "boundary", gold_starts, pred_starts)
     _add_sets(counts, "text_boundary", gold_starts, {i for i in pred_starts if running[i]})
 
