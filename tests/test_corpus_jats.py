@@ -129,6 +129,17 @@ def test_sections_blocks_and_back_matter(article_file: Path) -> None:
     assert nested.paragraphs[2] is a.figures[0]
     assert a.footnotes == ["A footnote about methods."]
     assert a.references_title == "References"
+    assert a.untitled_back == []
+
+
+def test_acknowledgements_without_a_title_are_kept_apart_from_the_sections(tmp_path: Path) -> None:
+    """An ``ack`` without a title is article text but no section: the platforms print it after the body,
+    the hand-written families (which render ``sections``) leave it out."""
+    path = tmp_path / "untitled-ack.xml"
+    path.write_text(ARTICLE.replace("<ack><title>Acknowledgments</title>", "<ack>"), encoding="utf-8")
+    a = parse_jats(path)
+    assert [s.title for s in a.sections] == [None, "Introduction"]
+    assert [b.text for b in a.untitled_back] == ["We thank the agar."]
 
 
 def test_citation_groups(article_file: Path) -> None:

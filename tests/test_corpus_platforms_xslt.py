@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
+from lxml import etree
 from lxml import html as lxml_html
 
 from scilabel.corpus.generate import article_split, externalise_styles, generate_corpus, reader_view, split_key
@@ -177,6 +178,21 @@ def test_paragraph_text_after_a_display_formula_is_the_same_paragraph():
     assert root.xpath("//div[@class='fig']")[0].getprevious().tag == "p"  # no text after it: nothing wrapped
 
 
+def test_a_formula_printed_as_a_paragraph_of_its_own_is_the_paragraphs():
+    """Janeway prints a display formula as a ``p`` inside the paragraph's ``p``: parsing closes the
+    paragraph there, and the text after the formula is still the paragraph's; text after a paragraph
+    of the gold's own is not joined to it (nothing says whose it is)."""
+    root = lxml_html.document_fromstring(
+        '<html><body><div class="sec"><p>Energy follows<p class="disp-formula">E = mc2</p>where c is the '
+        'speed of light.</p><p>Next paragraph.</p>trailing words</div></body></html>')
+    mark_blocks(root, paragraph=".//p[not(@class='disp-formula')]")
+    mark_paragraph_tails(root)
+    outline = gold_outline(lxml_html.tostring(root))
+    assert [(e.kind, e.text) for e in outline] == [
+        ("paragraph", "Energyfollowswherecisthespeedoflight."), ("paragraph", "Nextparagraph.")]
+    assert root.xpath("//p[@class='disp-formula']")[0].get("data-scilabel-struct") is None
+
+
 @pytest.mark.parametrize("seed", [1, 10])  # Janeway's page chrome under seed 10 wraps the galley in a div.section
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_heading_levels_are_the_sections_depths(jats, name, seed):
@@ -235,3 +251,51 @@ def test_a_figures_doi_line_is_part_of_its_caption(jats):
     root = lxml_html.document_fromstring(family.render(parse_jats(jats / PLOS, "render-check"), random.Random(1), CONTEXT))
     lines = root.xpath("//*[contains(concat(' ', @class, ' '), ' caption_object ')]")
     assert lines and all(el.get("data-scilabel-struct") == "caption" for el in lines)
+
+
+UNTITLED_ACK = "ACE/28060829.xml"  # acknowledgements without a title
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_acknowledgements_without_a_title_are_paragraphs(jats, name):
+    family = family_or_skip(name)
+    article = parse_jats(jats / UNTITLED_ACK, "render-check")
+    root = lxml_html.document_fromstring(family.render(article, random.Random(1), CONTEXT))
+    text = [" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='paragraph']")]
+    assert article.untitled_back
+    for block in article.untitled_back:
+        assert any(t.startswith(" ".join(words(block.text))) for t in text), block.text
+
+
+SUPPLEMENTS = "allofplos/starter_corpus/journal.pcbi.1003292.xml"  # 16 supplementary files
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_supplementary_files_are_captions(jats, name):
+    """A supplementary file's caption ("Figure S11. Comparison of ... (TIF)") is a caption, as the
+    figures' are, however the platform prints it (SciELO: a link around its paragraphs)."""
+    family = family_or_skip(name)
+    captions = [" ".join(words("".join(c.itertext())))
+                for c in etree.parse(str(jats / SUPPLEMENTS)).iterfind(".//supplementary-material/caption")]
+    root = lxml_html.document_fromstring(family.render(parse_jats(jats / SUPPLEMENTS, "render-check"),
+                                                       random.Random(1), CONTEXT))
+    marked = " ".join(" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='caption']"))
+    assert len(captions) > 10
+    assert all(" ".join(c.split()[:8]) in marked for c in captions)
+    shown = [" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='paragraph']")]
+    assert not any(t in ("tif", "doc", "xls") for t in shown)  # the file-type lines of the captions
+
+
+GLOSSARY = "ACE/30161187.xml"  # a glossary of abbreviations
+
+
+def test_definition_list_entries_are_items(jats):
+    """The NCBI preview prints a definition list as rows of term and definition; each row is one list
+    item, as the JATS reader reads a ``def-list`` in a section (SciELO prints it as a list)."""
+    family = family_or_skip("pmc_preview")
+    root = lxml_html.document_fromstring(family.render(parse_jats(jats / GLOSSARY, "render-check"),
+                                                       random.Random(1), CONTEXT))
+    items = [" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='item']")]
+    assert "fmri functional magnetic resonance imaging" in items
+    shown = {" ".join(words(shown_text(el))) for el in root.xpath("//*[@data-scilabel-struct='paragraph']")}
+    assert not shown & {"fmri", "functional magnetic resonance imaging"}

@@ -225,6 +225,9 @@ class Article:
     translations: list[Translation] = field(default_factory=list)
     #: the reference list's title as printed ("References", "Referências"; "" when the JATS gives none)
     references_title: str = ""
+    #: acknowledgements without a title (an ``ack`` without one): article text that is no section, which
+    #: the hand-written families leave out and the platforms print after the body
+    untitled_back: list[Block] = field(default_factory=list)
 
     @property
     def abstract_text(self) -> str:
@@ -437,6 +440,7 @@ class _Reader:
         self.figures: list[Caption] = []
         self.tables: list[Caption] = []
         self.footnotes: list[str] = []
+        self.untitled_back: list[Block] = []
 
     # -- inline ------------------------------------------------------------------------
 
@@ -550,6 +554,8 @@ class _Reader:
                 tag = _local(child)
                 if tag in ("ack", "notes", "sec") and _text(child.find("title")):
                     sections.append(self.section(child))
+                elif tag == "ack":
+                    self.untitled_back.extend(self.blocks([c for c in child if isinstance(c.tag, str)]))
                 elif tag == "app-group":
                     sections.extend(self.section(a) for a in child if _local(a) in ("app", "sec"))
                 elif tag == "fn-group":
@@ -950,6 +956,7 @@ def parse_jats(path: str | Path, article_id: str | None = None) -> Article:
         language=language,
         translations=_translations(article, meta, language, reader),
         references_title=_references_title(back),
+        untitled_back=reader.untitled_back,
     )
 
 

@@ -268,7 +268,8 @@ def gold(page: etree._Element, article: Article) -> None:
     sections = galley[0].xpath(".//div[contains(@class, 'section') or contains(@class, 'article-section')]")
     for sec in sections:
         mark_section(sec, sum(a in sections for a in sec.iterancestors("div")) + 1)
-        mark_blocks(sec, heading="h2 | h3 | h4 | h5 | h6", paragraph="p | blockquote/p", item="ul/li | ol/li",
+        mark_blocks(sec, heading="h2 | h3 | h4 | h5 | h6", item="ul/li | ol/li",
+                    paragraph=f"p[not({has_class('disp-formula')})] | blockquote/p",  # a formula is the paragraph's
                     caption=f".//div[{has_class('fig-caption')} or {has_class('table-caption')}"
                             f" or {has_class('supplementary-material')}]",
                     footnote=f".//div[{has_class('table-foot')}]")

@@ -197,8 +197,8 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     """Mark the article text a platform prints outside the section elements its family marks: body
     paragraphs set straight in the body (a body without sections, or text before the first), titled
     back-matter sections (acknowledgements, notes, appendices) printed as a bare heading and block,
-    and the article's notes (``fn-group``: competing interests, contributions), which the hand-written
-    families print as footnotes. Each is found by its text among elements no mark covers: a paragraph
+    acknowledgements without a title, and the article's notes (``fn-group``: competing interests,
+    contributions), which the hand-written families print as footnotes. Each is found by its text among elements no mark covers: a paragraph
     whose first :data:`LEAD_WORDS` words are those of one of the article's paragraphs, a note showing
     one of its notes' words and at most :data:`NOTE_TITLE_WORDS` more (a title the platform sets before
     it: "Competing interests:"), a heading reading as one of its section titles (at that
@@ -208,9 +208,9 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     for depth, sec in article.iter_sections():
         if sec.title:
             titles.setdefault(tuple(words(sec.title)), depth)
-        for block in sec.paragraphs:
-            if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
-                leads.add(tuple(words(block.text)[:LEAD_WORDS]))
+    for block in (*(b for _, sec in article.iter_sections() for b in sec.paragraphs), *article.untitled_back):
+        if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
+            leads.add(tuple(words(block.text)[:LEAD_WORDS]))
     notes = [(" ".join(words(note)[:LEAD_WORDS]), note) for note in article.footnotes if len(words(note)) >= 3]
     for el in root.iter("p", *_HEADINGS, *(("li", "div") if notes else ())):  # blocks other than p hold only notes
         if any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN or a.get("hidden") is not None
@@ -238,12 +238,13 @@ _BREAKS_P = ("div", "table", "ul", "ol", "dl", "figure", "pre", "blockquote", "p
 
 def mark_paragraph_tails(root: etree._Element) -> None:
     """Mark the text of a paragraph that HTML parsing cut off it: a block inside a ``p`` (a display
-    formula printed as a ``div``) closes the paragraph, and its text after the block lies bare beside
-    it. That text (with the inline elements around it) is wrapped in a ``span`` marked as the same
+    formula printed as a ``div``, or as a ``p`` of its own) closes the paragraph, and its text after
+    the block lies bare beside it. That text (with the inline elements around it) is wrapped in a ``span`` marked as the same
     paragraph (:data:`~scilabel.corpus.templates.base.CONTINUES`), which changes nothing shown."""
     for p in list(root.xpath('.//p[@data-scilabel-struct="paragraph"]')):
         block = p.getnext()
-        while block is not None and block.tag in _BREAKS_P and block.tag != "p" and (block.tail or "").strip():
+        while (block is not None and block.tag in _BREAKS_P and (block.tail or "").strip()
+               and not (block.tag == "p" and block.get("data-scilabel-struct"))):
             run = _inline_run(block)
             span = etree.Element("span")
             span.text, block.tail = block.tail, None

