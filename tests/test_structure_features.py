@@ -1,4 +1,4 @@
-"""The block model's page features that read a zone's markup."""
+"""The block model's page features that read a zone's markup and its line."""
 from __future__ import annotations
 
 import random
@@ -47,6 +47,14 @@ def test_on_a_page_without_markup_zones_set_in_one_type_are_peers() -> None:
     frame, _, _ = page_features(page, ["title"] + ["other"] * 5)
     assert np.allclose(frame["markup_peers"], np.log1p([2, 1, 2, 1, 2]))
     assert np.allclose(frame["markup_lines"], [1.0, 0.0, 1.0, 0.0, 1.0])
+
+
+def test_a_zone_knows_when_it_shares_its_line() -> None:
+    page = _page([("Methods", "h2"), ("Dose", "td"), ("Ten milligrams a day", "td"), (TEXT, "p")])
+    page.loc[3, ["x", "y", "w"]] = [920.0, page.loc[2, "y"], 300.0]  # the row's second cell, right of the first
+    page.loc[2, "w"] = 300.0
+    frame, _, _ = page_features(page, ["title"] + ["other"] * 4)
+    assert frame["side_by_side"].tolist() == [0.0, 1.0, 1.0, 0.0]
 
 
 def _annotated_page(rng: random.Random, markup: bool) -> pd.DataFrame:

@@ -58,7 +58,8 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         matched headings .944 / .945 / .947 / .948 / .938).
     rule_body : wherever the hand-written rules (``rule_<kind>`` features) name a caption (a figure or
         table label, or the line a bare label takes in) or a table cell (a zone of a grid of rows,
-        :func:`~.blocks.rule_kinds`), take the rules' kind. Trusting the rules' table cells keeps the
+        :func:`~.blocks.rule_kinds`), take the rules' kind, and a table cell sharing its line with
+        another zone is no heading. Trusting the rules' table cells keeps the
         tables of a layout the ensemble has not seen out of the text (generated dev families: paragraph
         boundary F1 .68 -> .98; the real-platform families held out: within .003).
     restore_below : with ``rule_body``, where the kind ensemble says noise (or table cell) with at most
@@ -175,6 +176,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         matrix = self._matrix(X, self.word_odds_)
         proba = self.kind_.predict_proba(self._kind_matrix(matrix))
         kinds = self.kind_.classes_[proba.argmax(axis=1)].astype(object)
+        heading = self._heading_probability(X, matrix) >= self.threshold
         if self.rule_body:
             rules = X[[f"rule_{k}" for k in RULE_BODY]].to_numpy(dtype=bool)
             named = np.array(RULE_BODY, dtype=object)[rules.argmax(axis=1)]
@@ -184,5 +186,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
             restored = np.isin(kinds, ("noise", TABLE_CELL)) & body & ~sure
             trusted = restored | X["rule_caption"].to_numpy(dtype=bool)
             kinds[trusted] = named[trusted]
-            kinds[X[f"rule_{TABLE_CELL}"].to_numpy(dtype=bool)] = TABLE_CELL
-        return np.where(self._heading_probability(X, matrix) >= self.threshold, "heading", kinds)
+            cells = X[f"rule_{TABLE_CELL}"].to_numpy(dtype=bool)
+            kinds[cells] = TABLE_CELL
+            heading &= ~(cells & X["side_by_side"].to_numpy(dtype=bool))  # a cell with another beside it
+        return np.where(heading, "heading", kinds)
