@@ -161,36 +161,34 @@ def test_a_block_inside_a_marked_block_is_part_of_it():
     assert roles == {"running text": "paragraph", "fig 1 its legend": "caption", "an item": "item"}
 
 
-def test_paragraph_text_after_a_display_formula_is_the_same_paragraph():
-    """The XSLT prints ``<p>... <div>formula</div> where ...</p>``; parsing closes the ``p`` at the
-    ``div``, and the text after it is still the paragraph's, one paragraph in the gold."""
-    root = lxml_html.document_fromstring(
-        '<html><body><div class="sec"><p>We fit the model <i>M</i><div class="disp-formula">y = ax</div>'
-        'where <i>a</i> is the slope.<div class="disp-formula">b = 0</div>and no offset.</p>'
-        '<p>Next paragraph.</p><div class="fig">Figure 1</div></div></body></html>')
-    mark_blocks(root, paragraph=".//p")
-    mark_paragraph_tails(root)
-    outline = gold_outline(lxml_html.tostring(root))
-    assert [(e.kind, e.text) for e in outline] == [
-        ("paragraph", "WefitthemodelMwhereaistheslope.andnooffset."), ("paragraph", "Nextparagraph.")]
-    formula = root.xpath("//div[@class='disp-formula']")[0]
-    assert formula.get("data-scilabel-struct") is None and shown_text(formula) == "y = ax"
-    assert root.xpath("//div[@class='fig']")[0].getprevious().tag == "p"  # no text after it: nothing wrapped
+#: A paragraph with display formulas as the XSLT prints them (markup, the paragraphs' XPath, the first
+#: paragraph's text, the formula): inside the ``p`` as a ``div`` (PMC preview, SciELO), or as a ``p``
+#: of its own (Janeway).
+FORMULAS = {
+    "div": ('<p>We fit the model <i>M</i><div class="disp-formula">y = ax</div>where <i>a</i> is the slope.'
+            '<div class="disp-formula">b = 0</div>and no offset.</p>', ".//p",
+            "WefitthemodelMwhereaistheslope.andnooffset.", "div"),
+    "p": ('<p>Energy follows<p class="disp-formula">E = mc2</p>where c is the speed of light.</p>',
+          ".//p[not(@class='disp-formula')]", "Energyfollowswherecisthespeedoflight.", "p"),
+}
 
 
-def test_a_formula_printed_as_a_paragraph_of_its_own_is_the_paragraphs():
-    """Janeway prints a display formula as a ``p`` inside the paragraph's ``p``: parsing closes the
-    paragraph there, and the text after the formula is still the paragraph's; text after a paragraph
-    of the gold's own is not joined to it (nothing says whose it is)."""
+@pytest.mark.parametrize("printed", sorted(FORMULAS))
+def test_paragraph_text_after_a_display_formula_is_the_same_paragraph(printed):
+    """Parsing closes the paragraph's ``p`` at the formula, and the text after it is still the
+    paragraph's, one paragraph in the gold; the formula is no paragraph. Text after a paragraph of the
+    gold's own is not joined to it (nothing says whose it is), and after a figure nothing is wrapped."""
+    markup, paragraphs, first, tag = FORMULAS[printed]
     root = lxml_html.document_fromstring(
-        '<html><body><div class="sec"><p>Energy follows<p class="disp-formula">E = mc2</p>where c is the '
-        'speed of light.</p><p>Next paragraph.</p>trailing words</div></body></html>')
-    mark_blocks(root, paragraph=".//p[not(@class='disp-formula')]")
+        f'<html><body><div class="sec">{markup}<p>Next paragraph.</p>trailing words'
+        '<div class="fig">Figure 1</div></div></body></html>')
+    mark_blocks(root, paragraph=paragraphs)
     mark_paragraph_tails(root)
     outline = gold_outline(lxml_html.tostring(root))
-    assert [(e.kind, e.text) for e in outline] == [
-        ("paragraph", "Energyfollowswherecisthespeedoflight."), ("paragraph", "Nextparagraph.")]
-    assert root.xpath("//p[@class='disp-formula']")[0].get("data-scilabel-struct") is None
+    assert [(e.kind, e.text) for e in outline] == [("paragraph", first), ("paragraph", "Nextparagraph.")]
+    formula = root.xpath(f"//{tag}[@class='disp-formula']")[0]
+    assert formula.get("data-scilabel-struct") is None
+    assert root.xpath("//div[@class='fig']")[0].getprevious().tag == "p"
 
 
 @pytest.mark.parametrize("seed", [1, 10])  # Janeway's page chrome under seed 10 wraps the galley in a div.section
