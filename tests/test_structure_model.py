@@ -159,8 +159,8 @@ def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> N
     interests: none") is the ensemble's furniture when the setting trusts the rules only over
     uncertain noise calls, the rules' paragraph when it trusts them over every one, or when the page
     ends with the rules' body text."""
-    rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False, "rule_table": False,
-            "side_by_side": False}
+    rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False,
+            "rule_table": False, "side_by_side": False}
     rows = [{"text": TEXT, "n_words": 30, "size_ratio": 1.0, **rule, "kind": "paragraph"} for _ in range(60)]
     rows += [{"text": "Competing interests: none", "n_words": 3, "size_ratio": 0.9, **rule, "kind": "noise"}
              for _ in range(60)]

@@ -296,9 +296,7 @@ def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: l
     if "node_path" not in zones:
         return
     paths = [tuple(p.split("/")) if p else () for p in zones["node_path"].fillna("").astype(str)]
-    n = len(kinds)
-    after = np.r_[False, beside(zones, np.arange(1, n), np.arange(n - 1))] if n else np.zeros(0, dtype=bool)
-    side_by_side = after | np.r_[after[1:], False]  # a zone sharing its line with a neighbour
+    side_by_side = sharing_a_line(zones)
     label, outer, text_before, titled = -1, 0, -1, -1
     for i, kind in enumerate(kinds):
         if kind is None or not paths[i]:
@@ -318,7 +316,14 @@ def _extend_caption_boxes(kinds: list[str | None], zones: pd.DataFrame, texts: l
             titled = i
 
 
-def beside(zones: pd.DataFrame, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def sharing_a_line(zones: pd.DataFrame) -> np.ndarray:
+    """Whether each zone shares its line with the zone before or after it (:func:`_beside`)."""
+    n = len(zones)
+    after = np.r_[False, _beside(zones, np.arange(1, n), np.arange(n - 1))] if n else np.zeros(0, dtype=bool)
+    return after | np.r_[after[1:], False]
+
+
+def _beside(zones: pd.DataFrame, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Whether each zone of ``i`` stands to the right of the zone of ``j`` beside it on the same line:
     it starts where that one ends or further right, and the two overlap vertically by half the
     lower one's height."""
@@ -334,7 +339,8 @@ def _mark_table_rows(kinds: list[str | None], zones: pd.DataFrame, texts: list[s
     row of at least three short zones is a table row too."""
     x = zones["x"].to_numpy()
     body = [i for i, k in enumerate(kinds) if k not in (None, "noise", "caption")]  # a caption is never a cell
-    follows_on_line = np.r_[False, beside(zones, np.array(body[1:], dtype=int), np.array(body[:-1], dtype=int))] if body else []
+    cells_at = np.array(body, dtype=int)
+    follows_on_line = np.r_[False, _beside(zones, cells_at[1:], cells_at[:-1])] if body else []
     rows: list[list[int]] = []
     for prev, i, follows in zip([None, *body], body, follows_on_line):
         if follows and rows and rows[-1][-1] == prev:

@@ -23,7 +23,7 @@ import pandas as pd
 
 from .blocks import (
     CAPTION, FOOTNOTE_MARKER, FURNITURE_START, FURNITURE_ZONE, ITEM_MARKER, LONG_ZONE, NOTES_HEADING, RULE_KINDS,
-    SENTENCE_END, Block, Layout, beside, column_x, heading_number, is_caption, page_layout, rule_kinds,
+    SENTENCE_END, Block, Layout, column_x, heading_number, is_caption, page_layout, rule_kinds, sharing_a_line,
 )
 from .levels import HEADING_COLUMNS
 
@@ -194,8 +194,7 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray,
     frame["after_references"] = rows > (np.flatnonzero(np.asarray(labels) == "references").max(initial=-1))
     frame["references_heading"] = np.asarray(labels, dtype=object)[rows] == "references_heading"
     frame["gap"] = np.r_[0.0, (y[1:] - (y[:-1] + h[:-1])) / layout.body_size]
-    after = np.r_[False, beside(sub.reset_index(drop=True), np.arange(1, len(rows)), np.arange(len(rows) - 1))]
-    frame["side_by_side"] = after | np.r_[after[1:], False]  # shares its line with the candidate before or after
+    frame["side_by_side"] = sharing_a_line(sub.reset_index(drop=True))  # with the candidate before or after
     frame["lines"] = h / np.maximum(size, 1.0)
     style = list(zip(np.round(size * 2) / 2, frame["bold"], frame["italic_share"] > 0.5, frame["heading_tag"]))
     short = frame["n_words"].to_numpy() <= SHORT_WORDS

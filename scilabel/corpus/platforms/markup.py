@@ -198,8 +198,9 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     paragraphs set straight in the body (a body without sections, or text before the first), titled
     back-matter sections (acknowledgements, notes, appendices) printed as a bare heading and block,
     acknowledgements without a title, and the article's notes (``fn-group``: competing interests,
-    contributions), which the hand-written families print as footnotes. Each is found by its text among elements no mark covers: a paragraph
-    whose first :data:`LEAD_WORDS` words are those of one of the article's paragraphs, a note showing
+    contributions), which the hand-written families print as footnotes. Each is found by its text among
+    elements no mark covers: a paragraph whose first :data:`LEAD_WORDS` words are those of one of the
+    article's paragraphs (or of the acknowledgements without a title), a note showing
     one of its notes' words and at most :data:`NOTE_TITLE_WORDS` more (a title the platform sets before
     it: "Competing interests:"), a heading reading as one of its section titles (at that
     section's depth). Last, paragraph text cut off its paragraph by a block inside it
@@ -239,8 +240,9 @@ _BREAKS_P = ("div", "table", "ul", "ol", "dl", "figure", "pre", "blockquote", "p
 def mark_paragraph_tails(root: etree._Element) -> None:
     """Mark the text of a paragraph that HTML parsing cut off it: a block inside a ``p`` (a display
     formula printed as a ``div``, or as a ``p`` of its own) closes the paragraph, and its text after
-    the block lies bare beside it. That text (with the inline elements around it) is wrapped in a ``span`` marked as the same
-    paragraph (:data:`~scilabel.corpus.templates.base.CONTINUES`), which changes nothing shown."""
+    the block lies bare beside it. That text (with the inline elements around it) is wrapped in a
+    ``span`` marked as the same paragraph (:data:`~scilabel.corpus.templates.base.CONTINUES`), which
+    changes nothing shown. Text after a paragraph of the gold's own is left: nothing says whose it is."""
     for p in list(root.xpath('.//p[@data-scilabel-struct="paragraph"]')):
         block = p.getnext()
         while (block is not None and block.tag in _BREAKS_P and (block.tail or "").strip()
