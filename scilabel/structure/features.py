@@ -194,7 +194,7 @@ def page_features(zones: pd.DataFrame, labels: list[str] | np.ndarray,
     frame["after_references"] = rows > (np.flatnonzero(np.asarray(labels) == "references").max(initial=-1))
     frame["references_heading"] = np.asarray(labels, dtype=object)[rows] == "references_heading"
     frame["gap"] = np.r_[0.0, (y[1:] - (y[:-1] + h[:-1])) / layout.body_size]
-    frame["side_by_side"] = sharing_a_line(sub.reset_index(drop=True))  # with the candidate before or after
+    frame["side_by_side"] = sharing_a_line(sub)  # with the candidate before or after
     frame["lines"] = h / np.maximum(size, 1.0)
     style = list(zip(np.round(size * 2) / 2, frame["bold"], frame["italic_share"] > 0.5, frame["heading_tag"]))
     short = frame["n_words"].to_numpy() <= SHORT_WORDS

@@ -205,11 +205,12 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     it: "Competing interests:"), a heading reading as one of its section titles (at that
     section's depth). Last, paragraph text cut off its paragraph by a block inside it
     (:func:`mark_paragraph_tails`)."""
-    leads, titles = set(), {}
+    leads, titles, blocks = set(), {}, list(article.untitled_back)
     for depth, sec in article.iter_sections():
         if sec.title:
             titles.setdefault(tuple(words(sec.title)), depth)
-    for block in (*(b for _, sec in article.iter_sections() for b in sec.paragraphs), *article.untitled_back):
+        blocks.extend(sec.paragraphs)
+    for block in blocks:
         if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
             leads.add(tuple(words(block.text)[:LEAD_WORDS]))
     notes = [(" ".join(words(note)[:LEAD_WORDS]), note) for note in article.footnotes if len(words(note)) >= 3]
