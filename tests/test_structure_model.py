@@ -305,3 +305,19 @@ def test_heading_cross_validation_keeps_publishers_apart() -> None:
         assert not set(fold.train) & set(fold.test)
     assert result.summary()["gold"] == 12 and result.summary()["f1"] > 0.9
     assert list(result.table()["fold"]) == ["0", "1", "all"]
+
+
+def test_the_fit_does_not_depend_on_the_order_of_its_rows() -> None:
+    # the ensembles draw rows by position: those early stopping holds out (here), the sample the
+    # features are binned from (above 200,000 rows)
+    rng = np.random.default_rng(0)
+    n = 12_000
+    size = rng.normal(1.0, 0.2, n)
+    kind = np.where(size + rng.normal(0, 0.2, n) > 1.3, "heading", np.where(rng.random(n) < 0.5, "paragraph", "noise"))
+    X = pd.DataFrame({"text": np.where(kind == "heading", "Methods", "cells were grown"),
+                      "n_words": rng.integers(1, 40, n), "size_ratio": size, "x": rng.normal(200, 30, n)})
+    shuffled = rng.permutation(n)
+    model = BlockModel(max_iter=15, real_expert=False, rule_body=False, early_stopping=True).fit(X, kind)
+    again = clone(model).fit(X.iloc[shuffled], kind[shuffled])
+    assert np.array_equal(model.heading_probability(X), again.heading_probability(X))
+    assert np.array_equal(model.predict(X), again.predict(X))

@@ -77,13 +77,17 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         (to measure what each pass is worth: ``benchmarks/structure_real.py rules``).
     levels : the section level model (:class:`~.levels.LevelModel`, default one with its defaults),
         fitted as ``levels_`` on the headings of known level, page by page.
+    early_stopping : let the ensembles stop early on a seeded tenth of the rows held out. Off, they use
+        every row and the fit no longer depends on the seed: real-page heading F1 .967, level accuracy
+        .943 (development folds, seeds 0 and 1 alike), against .960 / .967 / .971 and .935 / .953 / .952
+        with it on (seeds 0, 1, 2).
     random_state : seed of the ensembles.
     """
 
     def __init__(self, max_iter: int = 100, learning_rate: float = 0.1, max_leaf_nodes: int = 31,
                  threshold: float = 0.3, rule_body: bool = True, restore_below: float = 0.9,
                  kind_weight: str | None = "balanced", real_expert: bool = True, rules_off: tuple[str, ...] = (),
-                 levels: LevelModel | None = None, random_state: int = 0):
+                 levels: LevelModel | None = None, early_stopping: bool = False, random_state: int = 0):
         self.max_iter = max_iter
         self.learning_rate = learning_rate
         self.max_leaf_nodes = max_leaf_nodes
@@ -94,12 +98,13 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         self.real_expert = real_expert
         self.rules_off = rules_off
         self.levels = levels
+        self.early_stopping = early_stopping
         self.random_state = random_state
 
     def _trees(self, class_weight: str | None = None) -> HistGradientBoostingClassifier:
         return HistGradientBoostingClassifier(max_iter=self.max_iter, learning_rate=self.learning_rate,
                                               max_leaf_nodes=self.max_leaf_nodes, class_weight=class_weight,
-                                              random_state=self.random_state)
+                                              early_stopping=self.early_stopping, random_state=self.random_state)
 
     @staticmethod
     def _word_odds(X: pd.DataFrame, heading: np.ndarray) -> dict[str, float]:
@@ -130,26 +135,12 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         of, to learn section levels from (``levels_`` None without them, or when they never change)."""
         y = np.asarray(y, dtype=object)
         kind_mask = np.ones(len(y), dtype=bool) if kind_mask is None else np.asarray(kind_mask, dtype=bool)
-        heading = y == "heading"
         self.features_ = [c for c in X.columns if c != TEXT]
-        self.word_odds_ = self._word_odds(X, heading)
-        matrix = self._matrix(X, self.word_odds_)
-        self.heading_ = self._trees().fit(matrix, heading, sample_weight=sample_weight)
-        real = ~kind_mask
-        self.real_word_odds_, self.real_heading_ = None, None
-        if self.real_expert and heading[real].any() and not heading[real].all():
-            self.real_word_odds_ = self._word_odds(X[real], heading[real])
-            self.real_heading_ = self._trees().fit(
-                self._matrix(X[real], self.real_word_odds_), heading[real],
-                sample_weight=None if sample_weight is None else np.asarray(sample_weight)[real])
-        rest = kind_mask & ~heading
-        weight = None if sample_weight is None else np.asarray(sample_weight)[rest]
-        self.kind_ = self._trees(self.kind_weight).fit(self._kind_matrix(matrix[rest]), y[rest], sample_weight=weight)
-        self.classes_ = np.array(sorted(set(y[rest]) | {"heading"}), dtype=object)
+        self._fit_ensembles(X, y, sample_weight, kind_mask)
         self.levels_ = None
         if levels is not None and pages is not None:
             levels = np.asarray(levels, dtype=float)
-            known = np.flatnonzero(heading & ~np.isnan(levels))
+            known = np.flatnonzero((y == "heading") & ~np.isnan(levels))
             groups = pd.Series(known).groupby(np.asarray(pages, dtype=object)[known], sort=False)
             try:
                 self.levels_ = clone(self.levels or LevelModel()).fit([X.iloc[rows.to_numpy()] for _, rows in groups],
@@ -157,6 +148,30 @@ class BlockModel(ClassifierMixin, BaseEstimator):
             except ValueError as error:
                 log.warning("no section levels learnt: %s", error)
         return self
+
+    def _fit_ensembles(self, X: pd.DataFrame, y: np.ndarray, sample_weight, kind_mask: np.ndarray) -> None:
+        """Fit the word odds and the tree ensembles on the rows put in an order of their content alone: the
+        ensembles draw rows by position (a sample to bin the features from, above 200,000 rows; the rows
+        early stopping holds out), so rows in another order gave another model (platform families'
+        paragraph boundary F1 .929 or .932)."""
+        weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        content = pd.util.hash_pandas_object(X.assign(_kind=y, _weight=weight, _known=kind_mask), index=False)
+        order = np.argsort(content.to_numpy(), kind="stable")
+        X, y, weight, kind_mask = X.iloc[order], y[order], weight[order], kind_mask[order]
+        heading = y == "heading"
+        self.word_odds_ = self._word_odds(X, heading)
+        matrix = self._matrix(X, self.word_odds_)
+        self.heading_ = self._trees().fit(matrix, heading, sample_weight=weight)
+        real = ~kind_mask
+        self.real_word_odds_, self.real_heading_ = None, None
+        if self.real_expert and heading[real].any() and not heading[real].all():
+            self.real_word_odds_ = self._word_odds(X[real], heading[real])
+            self.real_heading_ = self._trees().fit(self._matrix(X[real], self.real_word_odds_), heading[real],
+                                                   sample_weight=weight[real])
+        rest = kind_mask & ~heading
+        self.kind_ = self._trees(self.kind_weight).fit(self._kind_matrix(matrix[rest]), y[rest],
+                                                       sample_weight=weight[rest])
+        self.classes_ = np.array(sorted(set(y[rest]) | {"heading"}), dtype=object)
 
     def heading_probability(self, X: pd.DataFrame) -> np.ndarray:
         """Probability that each zone is a section heading."""
