@@ -35,6 +35,7 @@ FIELDS = ("title", "authors", "affiliations", "abstract", "references")
 ALL_LABELS = ("title", "authors", "affiliations", "abstract_heading", "abstract", "references_heading", "references")
 DATASETS = {"corpus": "generated", "silver": "real (silver)"}
 GOLD_SYSTEMS = {"cv": "HMM + SVM, publisher-grouped cross-validation", "shipped": "HMM + SVM, the shipped model",
+                "zone ceiling": "best labelling of the zones (ceiling)",
                 "metatags": "the page's meta tags", "trafilatura": "trafilatura"}
 SYSTEMS = {
     "scilabel-svm": "HMM + SVM (default)",
