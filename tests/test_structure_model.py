@@ -321,3 +321,19 @@ def test_the_fit_does_not_depend_on_the_order_of_its_rows() -> None:
     again = clone(model).fit(X.iloc[shuffled], kind[shuffled])
     assert np.array_equal(model.heading_probability(X), again.heading_probability(X))
     assert np.array_equal(model.predict(X), again.predict(X))
+
+
+def test_a_zone_without_a_letter_is_no_text() -> None:
+    # taught that display-formula numbers are paragraphs, the ensemble calls "(2)" one; no reader would
+    rng = np.random.default_rng(0)
+    texts = [TEXT[: rng.integers(40, 160)] if n % 3 else f"({n})" for n in range(300)]
+    X = pd.DataFrame({"text": texts, "n_words": [len(t.split()) for t in texts],
+                      "size_ratio": rng.normal(1, 0.05, 300)})
+    kinds = np.where(np.arange(300) % 6 == 5, "noise", "paragraph")
+    model = BlockModel(max_iter=10, real_expert=False, rule_body=False).fit(X, kinds)
+    ensemble = model.kind_.predict(model._kind_matrix(model._matrix(X, model.word_odds_)))
+    predicted = model.predict(X)
+    letterless = np.arange(300) % 3 == 0
+    assert (ensemble[letterless] == "paragraph").any() and not (predicted[letterless] == "paragraph").any()
+    assert (predicted[~letterless] == np.where(model.heading_probability(X) >= model.threshold, "heading",
+                                               ensemble)[~letterless]).all()
