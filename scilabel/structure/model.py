@@ -34,8 +34,13 @@ log = logging.getLogger(__name__)
 TEXT = "text"
 #: Body kinds the hand-written rules may restore over the kind ensemble's noise (``rule_body``).
 RULE_BODY = ("paragraph", "item", "caption", "footnote")
-#: Kinds that hold words: a zone without a letter ("(2)", a display formula's number) is none of them.
+#: Kinds of running text: a zone without a letter ("(2)", a display formula's number) is none of them,
+#: nor a short text (``SHORT_WORDS``) the page's candidates hold ``REPEATED`` times word for word (an
+#: author panel's "No competing interests declared", once per author).
 TEXT_KINDS = ("paragraph", "item", "footnote")
+#: How many times a text is repeated on a page to be no running text (2 cost the generated dev split
+#: .002 of paragraph boundary F1; 3 nothing, and took eLife's author panels out on the platforms).
+REPEATED = 3
 #: Features only the heading ensembles read: how the page's template sets a zone's peers tells
 #: section titles set in body type (:func:`~.features.page_features`); the kind ensemble read them as
 #: a sign of list items and lost items on the platform families held out (item F1 .236 -> .117).
@@ -188,9 +193,10 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         return (probability + self.real_heading_.predict_proba(self._matrix(X, self.real_word_odds_))[:, 1]) / 2
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
-        """The kind of each zone; a zone without a letter is no text (:data:`TEXT_KINDS`): on the platform
-        families held out, Janeway's display-formula numbers ("(2)") were taken for paragraphs (boundary
-        F1 .932 -> .937, Janeway .920 -> .948; generated dev split unchanged)."""
+        """The kind of each zone of one page; a zone without a letter, or a text the page repeats, is no
+        running text (:data:`TEXT_KINDS`): on the platform families held out, Janeway's display-formula
+        numbers ("(2)") and eLife's author panels were taken for paragraphs and list items (boundary F1
+        .932 -> .937 -> .942; generated dev split unchanged)."""
         if not len(X):
             return np.array([], dtype=object)
         matrix = self._matrix(X, self.word_odds_)
@@ -209,6 +215,9 @@ class BlockModel(ClassifierMixin, BaseEstimator):
             cells = X[f"rule_{TABLE_CELL}"].to_numpy(dtype=bool)
             kinds[cells] = TABLE_CELL
             heading &= ~(cells & X["side_by_side"].to_numpy(dtype=bool))  # a cell with another beside it
-        letterless = ~X[TEXT].astype(str).str.contains(_LETTER).to_numpy(dtype=bool)
-        kinds[letterless & np.isin(kinds, TEXT_KINDS)] = "noise"
+        texts = X[TEXT].astype(str).str.strip().str.lower()
+        letterless = ~texts.str.contains(_LETTER).to_numpy(dtype=bool)
+        short = X["n_words"].to_numpy() <= SHORT_WORDS
+        repeated = short & (texts.map(texts.value_counts()).to_numpy() >= REPEATED)
+        kinds[(letterless | repeated) & np.isin(kinds, TEXT_KINDS)] = "noise"
         return np.where(heading, "heading", kinds)
