@@ -193,8 +193,8 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         return (probability + self.real_heading_.predict_proba(self._matrix(X, self.real_word_odds_))[:, 1]) / 2
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
-        """The kind of each zone of one page; a zone without a letter, or a text the page repeats, is no
-        running text (:data:`TEXT_KINDS`): on the platform families held out, Janeway's display-formula
+        """The kind of each zone of one page; a zone without a letter, or a short text the page repeats
+        ``REPEATED`` times, is no running text (:data:`TEXT_KINDS`): on the platform families held out, Janeway's display-formula
         numbers ("(2)") and eLife's author panels were taken for paragraphs and list items (boundary F1
         .932 -> .937 -> .942; generated dev split unchanged)."""
         if not len(X):
