@@ -155,14 +155,14 @@ def test_the_rules_table_cells_overrule_the_ensemble() -> None:
 
 
 def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> None:
-    """A line the rules take for a paragraph but the ensemble has learnt as furniture ("Competing
-    interests: none") is the ensemble's furniture when the setting trusts the rules only over
+    """A line the rules take for a paragraph but the ensemble has learnt as furniture ("Thanks for your
+    feedback") is the ensemble's furniture when the setting trusts the rules only over
     uncertain noise calls, the rules' paragraph when it trusts them over every one, or when the page
     ends with the rules' body text."""
     rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False,
             "rule_table": False, "side_by_side": False}
     rows = [{"text": TEXT, "n_words": 30, "size_ratio": 1.0, **rule, "kind": "paragraph"} for _ in range(60)]
-    rows += [{"text": "Competing interests: none", "n_words": 3, "size_ratio": 0.9, **rule, "kind": "noise"}
+    rows += [{"text": "Thanks for your feedback", "n_words": 4, "size_ratio": 0.9, **rule, "kind": "noise"}
              for _ in range(60)]
     rows += [{"text": "Share this article", "n_words": 3, "size_ratio": 0.9, **rule, "rule_paragraph": False, "kind": "noise"}
              for _ in range(60)]
@@ -175,6 +175,16 @@ def test_the_rules_restore_running_text_only_over_an_uncertain_noise_call() -> N
     assert uncertain_only.predict(X.iloc[[0, 120]]).tolist() == ["paragraph", "noise"]
     # the page ends with it: nothing after it to have taught the ensemble its furniture
     assert uncertain_only.predict(X.iloc[[0, 119]]).tolist() == ["paragraph", "paragraph"]
+
+
+def test_an_article_information_line_is_no_paragraph() -> None:
+    rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False,
+            "rule_table": False, "side_by_side": False}
+    texts = [TEXT, "Received: 3 May 2015; Accepted: 9 June 2015", "Data Availability: All data are in the paper.",
+             "Funding received from the council paid for the field work in both years of the study."]
+    X = pd.DataFrame([{"text": t, "n_words": len(t.split()), "size_ratio": 1.0, **rule} for t in texts] * 20)
+    model = BlockModel(max_iter=10).fit(X, ["paragraph"] * len(X))
+    assert model.predict(X.iloc[:4]).tolist() == ["paragraph", "noise", "noise", "paragraph"]
 
 
 def test_a_table_of_sentences_is_not_read_as_paragraphs() -> None:
