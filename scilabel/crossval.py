@@ -116,29 +116,25 @@ def _page_result(scorer: ModuleType, gold: dict, publisher: str, zones: list[dic
     return result
 
 
-def _f1(shared: np.ndarray, sizes: np.ndarray, goal: np.ndarray, chosen: np.ndarray) -> float:
-    return 2 * np.minimum(shared[chosen].sum(axis=0), goal).sum() / (sizes[chosen].sum() + goal.sum())
-
-
 def _best_zones(shared: np.ndarray, sizes: np.ndarray, goal: np.ndarray) -> np.ndarray:
     """Zones (rows of ``shared``: each zone's count of each gold token; ``sizes``: its token count) whose
     union scores a high token F1 against the gold counts ``goal``, the better of two greedy searches:
     each zone in order of its share of gold tokens, taken if it raises F1 (a byline with degrees after a
     bare name does not); and the zone that raises F1 most, while one does (which takes a long zone of
     common words early and keeps it)."""
-    by_share, taken, size, best = np.zeros(len(sizes), dtype=bool), np.zeros(len(goal)), 0.0, 0.0
+    by_share, taken, size, share_f1 = np.zeros(len(sizes), dtype=bool), np.zeros(len(goal)), 0.0, 0.0
     for row in np.argsort(-shared.sum(axis=1) / sizes, kind="stable"):
         f1 = 2 * np.minimum(taken + shared[row], goal).sum() / (size + sizes[row] + goal.sum())
-        if f1 > best:
-            best, taken, size, by_share[row] = f1, taken + shared[row], size + sizes[row], True
-    by_gain, taken, size, best = np.zeros(len(sizes), dtype=bool), np.zeros(len(goal)), 0.0, 0.0
+        if f1 > share_f1:
+            share_f1, taken, size, by_share[row] = f1, taken + shared[row], size + sizes[row], True
+    by_gain, taken, size, gain_f1 = np.zeros(len(sizes), dtype=bool), np.zeros(len(goal)), 0.0, 0.0
     while not by_gain.all():
         f1 = np.where(by_gain, -1.0, 2 * np.minimum(taken + shared, goal).sum(axis=1) / (size + sizes + goal.sum()))
         row = int(f1.argmax())
-        if f1[row] <= best:
+        if f1[row] <= gain_f1:
             break
-        best, taken, size, by_gain[row] = f1[row], taken + shared[row], size + sizes[row], True
-    return max(by_share, by_gain, key=lambda chosen: _f1(shared, sizes, goal, chosen))
+        gain_f1, taken, size, by_gain[row] = f1[row], taken + shared[row], size + sizes[row], True
+    return by_share if share_f1 >= gain_f1 else by_gain
 
 
 def ceiling_labels(texts: list[str], gold: dict, scorer: ModuleType) -> list[str]:

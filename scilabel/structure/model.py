@@ -226,6 +226,6 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         short = X["n_words"].to_numpy() <= SHORT_WORDS
         repeated = short & (texts.map(texts.value_counts()).to_numpy() >= REPEATED)
         kinds[(letterless | repeated) & np.isin(kinds, TEXT_KINDS)] = "noise"
-        information = texts.map(lambda text: ARTICLE_INFO.match(text) is not None).to_numpy(dtype=bool)
+        information = texts.str.match(ARTICLE_INFO).to_numpy(dtype=bool)
         kinds[information & np.isin(kinds, ("paragraph", "item"))] = "noise"
         return np.where(heading, "heading", kinds)
