@@ -22,6 +22,12 @@ A title is the most prominent text of the article's head: a zone below a sentenc
 state, which otherwise may take such a line so that the byline can follow the title directly; so is a
 zone a few lines above such a sentence (the journal's name and its editor over the article's title).
 
+No zone of a related sidebar set before the article (under a "Related articles" or "Recommended"
+heading, up to the article's larger title or its first prose) is the article's title, byline, address or
+abstract: the sidebar lists other articles, each with its title and byline, which the emission reads as
+the article's own. None of the 2,050 line units of such sidebars on the reviewed real pages (both gold
+folders) and the generated pages is gold of any field.
+
 A zone holding a year (1800-2099, as the ``years`` layout feature counts them) is no byline: a
 dateline ("Posted on 1 August 2017"), a citation or a copyright line; it is barred from Authors.
 
@@ -75,6 +81,7 @@ import re
 import numpy as np
 
 from .features import ZoneArrays, Zones, page_codes, search_each, short_fullmatches
+from .features.cues import related_sidebars
 from .lexicons import alternation, lexicon
 from .references.names import PARTICLES
 from .schema import STATE_INDEX
@@ -212,6 +219,12 @@ def _title_rivals(arrays: ZoneArrays) -> tuple[np.ndarray, np.ndarray]:
     sizes = np.nan_to_num(arrays.column("font_size"))
     rivals = np.where(arrays.n_words >= TITLE_RIVAL_WORDS, sizes, 0.0)
     return rivals, TITLE_RIVAL_SCALE * np.where(sizes > 0, sizes, np.inf)
+
+
+def related_sidebar(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone lies in a related sidebar set before the article
+    (:func:`~scilabel.features.cues.related_sidebars`)."""
+    return related_sidebars(ZoneArrays.of(zones))
 
 
 def site_notices(zones: Zones | ZoneArrays) -> np.ndarray:

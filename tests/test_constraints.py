@@ -3,7 +3,7 @@ import numpy as np
 from scilabel.constraints import (ABSTRACT_BOX_ZONES, CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, abstract_boxes,
                                   above_larger_text, below_larger_text,
                                   byline_captions, caption_blocks, citation_lines, contribution_notes, dated,
-                                  editor_credits, list_end_headings, measurements, section_headings, sentences,
+                                  editor_credits, list_end_headings, measurements, related_sidebar, section_headings, sentences,
                                   site_controls, site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
 from scilabel.rules.vetoes import DEFAULT_VETOES, apply_vetoes
@@ -48,6 +48,41 @@ def test_a_caption_block_is_what_follows_a_late_caption_up_to_a_larger_heading_o
     links = [0] * 20 + [len("Affiliations")] + [0] * (CAPTION_BLOCK_ZONES + 3)
     assert not caption_blocks(_sized(long, [12] * len(long), links)).any()
     assert caption_blocks(_sized(long, [12] * len(long))).sum() == CAPTION_BLOCK_ZONES
+
+
+def _styled(texts, sizes, weights, links=None):
+    return {**_sized(texts, sizes, links), "font_weight": np.array(weights, dtype=float)}
+
+
+#: A page that opens with a sidebar of related articles (each a linked title and a byline), then the
+#: article: its title in larger type, its byline, its abstract; then the body.
+SIDEBAR = ["Related articles", "Seasonal shifts in nectar foraging", "Ada Lovelace and Li Sun",
+           "Roots of arid soils", "Bo Chen", "A study of pollen loads in the wild", "Li Sun and Bo Chen",
+           "Abstract", "Bees collect pollen " * 20] + ["The trial recruited 120 patients over two years."] * 10
+SIDEBAR_SIZES = [16] * 5 + [32] + [16] * 13
+SIDEBAR_WEIGHTS = [700] + [400] * 18
+
+
+def test_a_related_sidebar_runs_from_its_heading_in_the_pages_first_half_to_the_articles_title():
+    assert np.flatnonzero(related_sidebar(_styled(SIDEBAR, SIDEBAR_SIZES, SIDEBAR_WEIGHTS))).tolist() == [1, 2, 3, 4]
+    # without a larger title it ends at the first prose (or an abstract heading)
+    flat = [16] * len(SIDEBAR)
+    assert np.flatnonzero(related_sidebar(_styled(SIDEBAR, flat, SIDEBAR_WEIGHTS))).tolist() == [1, 2, 3, 4, 5, 6]
+    # a related heading that is not set as a heading, or is a link (a tab), opens none
+    assert not related_sidebar(_styled(SIDEBAR, SIDEBAR_SIZES, [400] * len(SIDEBAR))).any()
+    links = [len(SIDEBAR[0])] + [0] * (len(SIDEBAR) - 1)
+    assert not related_sidebar(_styled(SIDEBAR, SIDEBAR_SIZES, SIDEBAR_WEIGHTS, links)).any()
+    # nor does one in the page's second half (a list of citing articles after the references)
+    late = ["The trial recruited 120 patients over two years."] * 20 + SIDEBAR[:5]
+    assert not related_sidebar(_styled(late, [16] * 25, [400] * 20 + SIDEBAR_WEIGHTS[:5])).any()
+
+
+def test_the_default_vetoes_bar_the_fields_in_a_related_sidebar():
+    barred = _barred(_styled(SIDEBAR, SIDEBAR_SIZES, SIDEBAR_WEIGHTS))
+    fields = [STATE_INDEX[state] for state in ("Title", "Authors", "Affiliations", "Abstract")]
+    assert barred[1:5][:, fields].all()
+    # the article's own head after it is free: its title may be Title, its byline Authors
+    assert not barred[5, STATE_INDEX["Title"]] and not barred[6, STATE_INDEX["Authors"]]
 
 
 def _boxed(texts, paths, links=None):

@@ -77,21 +77,31 @@ def after_related_cue(z: ZoneArrays) -> np.ndarray:
     """1 for a zone below a related-content heading (:data:`_RELATED_CUE`), up to the next references
     or abstract heading; else 0. In the second half of a page such blocks follow the reference list
     and hold author lists ("Feller C, Farcot E, Mazza C") that read like a reference's first field.
-    In the first half a related sidebar set before the article (as an unstyled page shows it) holds
-    titles and bylines that read like the article's own; there the cue must be set as a heading
-    (bold, or type :data:`RELATED_END_SCALE` times the body's) and not as a link (a tab or menu item
-    such as "Related content" above the byline is none), and the block also ends where the article
-    starts: at the next text set in larger type (its title) or the next paragraph of prose."""
-    out = np.zeros(z.n_zones)
+    In the first half a related sidebar set before the article (:func:`related_sidebars`) holds titles
+    and bylines that read like the article's own."""
     if z.n_zones == 0:
-        return out
+        return np.zeros(0)
     cue = z.found_in_short(_RELATED_CUE, RELATED_CUE_MAX_WORDS)
     late = cue & (z.order_rel >= 0.5)
+    headings = z.found_in_short(_REFERENCES_CUE, CUE_MAX_WORDS) | z.found_in_short(_ABSTRACT_CUE, CUE_MAX_WORDS)
+    return (z.in_block(late, late | headings) | related_sidebars(z)).astype(float)
+
+
+def related_sidebars(z: ZoneArrays) -> np.ndarray:
+    """Whether each zone lies in a related sidebar set before the article (as an unstyled page shows
+    it): below a related-content heading (:data:`_RELATED_CUE`) in the first half of the page, set as a
+    heading (bold, or type :data:`RELATED_END_SCALE` times the body's) and not as a link (a tab or menu
+    item such as "Related content" above the byline is none), up to where the article starts: the next
+    text set in larger type (its title), the next paragraph of prose, or an abstract, references or
+    another related heading."""
+    cue = z.found_in_short(_RELATED_CUE, RELATED_CUE_MAX_WORDS)
+    if not cue.any():
+        return np.zeros(z.n_zones, dtype=bool)
     heading = z.bold | (z.font_rel >= RELATED_END_SCALE)
-    early = cue & ~late & heading & z.not_links
+    early = cue & (z.order_rel < 0.5) & heading & z.not_links
     headings = z.found_in_short(_REFERENCES_CUE, CUE_MAX_WORDS) | z.found_in_short(_ABSTRACT_CUE, CUE_MAX_WORDS)
     larger = (z.font_rel >= RELATED_END_SCALE) & (z.n_words >= 2)
-    return (z.in_block(late, late | headings) | z.in_block(early, cue | headings | larger | _prose(z))).astype(float)
+    return z.in_block(early, cue | headings | larger | _prose(z))
 
 
 def _prose(z: ZoneArrays) -> np.ndarray:

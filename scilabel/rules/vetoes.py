@@ -26,7 +26,8 @@ import numpy as np
 
 from ..constraints import (abstract_boxes, above_larger_text, below_larger_text, byline_captions, caption_blocks,
                            citation_lines, contribution_notes, dated, editor_credits, list_end_headings, measurements,
-                           section_headings, sentences, site_controls, site_notices, table_row_cells)
+                           related_sidebar, section_headings, sentences, site_controls, site_notices,
+                           table_row_cells)
 from ..features import ZoneArrays, Zones
 from ..schema import STATE_INDEX, STATES
 
@@ -97,6 +98,7 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("heading_ends_references", list_end_headings, bars=("References", "BR", "BRHR")),
     Veto("below_larger_text", below_larger_text, bars=("Title",)),
     Veto("above_larger_text", above_larger_text, bars=("Title",)),
+    Veto("related_sidebar", related_sidebar, bars=("Title", "Authors", "Affiliations", "Abstract")),
     Veto("dated", dated, bars=("Authors",)),
     Veto("sentence", sentences, bars=("Authors",)),
     Veto("site_notice", site_notices, bars=_NOT_A_NOTICE),
