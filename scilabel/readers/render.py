@@ -456,7 +456,7 @@ class Renderer:
         ) if spoilt), None)
         if why is None:
             try:
-                await asyncio.wait_for(self._wipe(tab, visit.served_url), timeout=3)
+                await asyncio.wait_for(self._wipe(tab, visit.served_url), timeout=5)
                 self._tab = tab
                 return
             except (asyncio.TimeoutError, PlaywrightError) as exc:
@@ -465,11 +465,14 @@ class Renderer:
 
     @staticmethod
     async def _wipe(tab: _Tab, served_url: str) -> None:
-        """Unload the page (its timers, workers and unload handlers end with it), then clear what it
-        could leave a later page: history (back to a fresh tab's one entry, ``about:blank``),
-        ``window.name``, and at the page's origin storage of every kind (local and session storage,
-        IndexedDB, Cache Storage, service workers ...) and cookies."""
+        """Stop the page's scripts (a timer firing requests, an unload handler, would keep the wipe
+        waiting behind what they ask for), unload the page (its timers and workers end with it), then
+        clear what it could leave a later page: history (back to a fresh tab's one entry,
+        ``about:blank``), ``window.name``, and at the page's origin storage of every kind (local and
+        session storage, IndexedDB, Cache Storage, service workers ...) and cookies."""
+        await tab.session.send("Emulation.setScriptExecutionDisabled", {"value": True})
         await tab.page.goto("about:blank")
+        await tab.session.send("Emulation.setScriptExecutionDisabled", {"value": False})
         await tab.session.send("Page.resetNavigationHistory")
         await tab.page.evaluate("window.name = ''")
         scheme, host = _origin(served_url)
