@@ -257,6 +257,23 @@ def test_a_page_renders_the_same_first_in_a_tab_and_after_other_pages_in_it(rend
     assert scripted[0] == "Heading" and scripted[1].startswith("Item 1 0.") and len(scripted) == 20
 
 
+def test_a_flood_of_fetches_and_beacons_is_counted_whole_and_the_tab_kept(renderer, caplog):
+    # refused in the page: through the browser's request interception, 20,000 requests would take
+    # longer than the session renderer's 5 s timeout, and the count would stop where the render did
+    flood = """<p>Flood</p><script>
+      for (let i = 0; i < 10000; i++) { fetch("https://x.example/f" + i).catch(() => {}); navigator.sendBeacon("/b" + i); }
+      fetch("data:text/plain,kept").then(r => r.text()).then(t => document.body.append(t));
+    </script>"""
+    caplog.set_level(logging.DEBUG, logger="scilabel.readers.render")
+    page = renderer.render(flood)
+    after = renderer.render(EXAMPLE_PAGE)
+    assert page.blocked_requests == 20000
+    assert len(page.blocked_urls) == 50 and page.blocked_urls[:2] == ["https://x.example/f0", page.blocked_urls[1]]
+    assert page.blocked_urls[1].endswith("/b0")
+    assert [z.text for z in collect_zones(page)] == ["Flood", "kept"]  # a data: URL is no request
+    assert after.blocked_requests == 0 and "closing the tab" not in caplog.text
+
+
 def test_a_tab_is_closed_after_its_budget_of_pages(renderer, caplog, monkeypatch):
     monkeypatch.setattr("scilabel.readers.render.TAB_BUDGET", 3)
     caplog.set_level(logging.DEBUG, logger="scilabel.readers.render")

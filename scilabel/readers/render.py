@@ -115,6 +115,32 @@ _DENY_JS = """(() => {
     if (name in window) deny(name, function () { blocked(name); throw new DOMException(name + " is disabled", "NotSupportedError"); });
   }
   deny("open", function (url) { blocked("window.open " + String(url).slice(0, 200)); return null; });
+  // fetch and beacons to the web fail in the page itself, counted here and read once the page is read:
+  // a page firing them by the thousand (a timer every millisecond) would otherwise queue a blocked
+  // request per call in the browser's interception, and keep the renderer from everything else
+  const refused = {count: 0, urls: []};
+  deny("TOKEN", () => ({count: refused.count, urls: refused.urls.slice()}));
+  const web = input => {
+    try {
+      const url = new URL(input instanceof Request ? input.url : String(input), document.baseURI);
+      return /^(https?|wss?):$/.test(url.protocol) ? url.href : null;
+    } catch (e) { return null; }
+  };
+  const refuse = url => { refused.count++; if (refused.urls.length < KEPT) refused.urls.push(url); };
+  const fetch = window.fetch;
+  deny("fetch", function (input, init) {
+    const url = web(input);
+    if (url === null) return fetch.apply(this, arguments);
+    refuse(url);
+    return Promise.reject(new TypeError("Failed to fetch"));
+  });
+  try {
+    Object.defineProperty(navigator, "sendBeacon", {value: function (input) {
+      const url = web(input);
+      if (url !== null) refuse(url);
+      return true;
+    }, writable: false, configurable: false});
+  } catch (e) {}
 })();"""
 _MAX_SCREENSHOT_HEIGHT = 16000
 #: A start tag: a page with more of them than the node cap is refused without being laid out.
@@ -191,6 +217,7 @@ class _Visit:
     served_url: str | None = None
     blocked: list[str] = field(default_factory=list)
     navigations: list[str] = field(default_factory=list)
+    refused: int = 0  #: fetches and beacons the page itself refused beyond those in ``blocked``
     late: bool = False  #: still loading at the timeout
     over_memory: bool = False
 
@@ -375,6 +402,7 @@ class Renderer:
     async def _render(self, doc: PageDocument, screenshot: str | Path | None) -> RenderedPage:
         warnings = list(doc.warnings)
         blocked: list[str] = []
+        refused = 0  # beyond the URLs kept in ``blocked``
         attempts = (True, False) if self.javascript else (False,)
         for javascript in attempts:
             tab = await self._take_tab(javascript)
@@ -388,12 +416,13 @@ class Renderer:
                 warnings.append(f"{doc.source}: {fault}; rendered again without JavaScript")
             finally:
                 blocked.extend(visit.blocked)
+                refused += visit.refused
         warnings.extend(f"{doc.source}: the page tried to navigate to {url[:200]}; it was kept where it was"
                         for url in dict.fromkeys(visit.navigations))
         for warning in warnings[len(doc.warnings):]:
             log.warning(warning)
         if blocked:
-            log.info("%s: blocked %d outside requests", doc.source, len(blocked))
+            log.info("%s: blocked %d outside requests", doc.source, len(blocked) + refused)
         return RenderedPage(
             source=doc.source,
             url=doc.url,
@@ -403,7 +432,7 @@ class Renderer:
             width=float(data["width"]),
             height=float(data["height"]),
             javascript=javascript,
-            blocked_requests=len(blocked),
+            blocked_requests=len(blocked) + refused,
             blocked_urls=blocked[:_MAX_BLOCKED_URLS_KEPT],
             warnings=warnings,
             timings={"load": load_s, "extract": extract_s},
@@ -419,7 +448,7 @@ class Renderer:
             permissions=[],
         )
         await context.add_init_script(_SEEDED_RANDOM_JS)
-        await context.add_init_script(_DENY_JS.replace("TOKEN", self._token))
+        await context.add_init_script(_DENY_JS.replace("TOKEN", self._token).replace("KEPT", str(_MAX_BLOCKED_URLS_KEPT)))
         page = await context.new_page()
         tab = _Tab(javascript, context, page, await context.new_cdp_session(page))
         await context.route("**/*", lambda route: self._route(route, tab))
@@ -535,6 +564,7 @@ class Renderer:
             except asyncio.TimeoutError:
                 raise _PageFault(f"scripts kept the page busy past {self.timeout:g}s") from None
             extract_s = time.perf_counter() - t1
+            await self._count_refused(session, visit)
             after = (await session.send("Page.getFrameTree"))["frameTree"]["frame"]
             _check_document(after, visit)
             if after["loaderId"] != frame["loaderId"]:
@@ -559,6 +589,16 @@ class Renderer:
         finally:
             watchdog.cancel()
             await self._release(tab, doc.source, rendered)
+
+    async def _count_refused(self, session: CDPSession, visit: _Visit) -> None:
+        """Add the fetches and beacons the page refused in itself (``_DENY_JS``) to the visit's blocked
+        requests; none where scripts are off."""
+        answer = await session.send("Runtime.evaluate", {"expression": f"window['{self._token}']?.()",
+                                                         "returnByValue": True})
+        refused = answer.get("result", {}).get("value")
+        if isinstance(refused, dict):
+            visit.blocked.extend(refused["urls"])
+            visit.refused += refused["count"] - len(refused["urls"])
 
     @staticmethod
     async def _isolated_world(tab: _Tab) -> tuple[CDPSession, dict, int]:
