@@ -15,6 +15,7 @@ file of the CRF's own on load.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -73,16 +74,30 @@ def dump(obj: Any, path: str | Path) -> Path:
 
 
 def load(path: str | Path) -> Any:
-    """Read an object written by :func:`dump`; raises :class:`UnsafeModelFile` for anything else."""
+    """Read an object written by :func:`dump`; raises :class:`UnsafeModelFile` for anything else.
+
+    Each call builds new objects; the archive itself is read once per process while the file is
+    unchanged (its arrays, shared by what is built from them, are read-only)."""
     if not is_model_file(path):
         raise UnsafeModelFile(f"{path}: not a scilabel model archive")
+    stat = Path(path).stat()
+    graph, arrays = _read_archive(str(Path(path).resolve()), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    return _decode(graph, arrays)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_archive(path: str, inode: int, size: int, mtime_ns: int) -> tuple[Any, dict[str, np.ndarray]]:
+    """The object graph and the arrays of the archive at ``path`` as it is (``inode``, ``size`` and
+    ``mtime_ns`` key the file's version)."""
     try:
         with np.load(path, allow_pickle=False) as archive:
             graph = json.loads(bytes(archive[GRAPH]).decode("utf-8"))
             arrays = {name: archive[name] for name in archive.files if name != GRAPH}
     except (OSError, ValueError, zipfile.BadZipFile) as exc:
         raise UnsafeModelFile(f"{path}: unreadable model archive ({exc})") from None
-    return _decode(graph, arrays)
+    for array in arrays.values():
+        array.flags.writeable = False
+    return graph, arrays
 
 
 # -- encoding -------------------------------------------------------------------------------------

@@ -254,14 +254,28 @@ def test_persistence_round_trip_and_errors(fitted, pages, tmp_path):
     joblib.dump({"a": 1}, tmp_path / "dict.joblib")
     with pytest.raises(ModelError, match="not a fitted scilabel ZoneLabeler"):
         load_model(tmp_path / "dict.joblib", trust=True)
-    fitted.versions_ = {**fitted.versions_, "scilabel": "0.0.1", "scikit-learn": "0.1"}
-    save_model(fitted, tmp_path / "old.npz", {})
+    old = copy.copy(fitted)  # the fixture is shared: its versions stay as they are
+    old.versions_ = {**fitted.versions_, "scilabel": "0.0.1", "scikit-learn": "0.1"}
+    save_model(old, tmp_path / "old.npz", {})
     with pytest.warns(UserWarning, match="saved with"):
         load_model(tmp_path / "old.npz")
-    fitted.versions_ = {"scilabel": "0.2.0", "scikit-learn": "0.1"}  # as saved before formats were stamped
-    save_model(fitted, tmp_path / "format1.npz", {})
+    old.versions_ = {"scilabel": "0.2.0", "scikit-learn": "0.1"}  # as saved before formats were stamped
+    save_model(old, tmp_path / "format1.npz", {})
     with pytest.raises(ModelError, match=r"format1.npz: a scilabel model of format 1; this scilabel reads format \d"):
         load_model(tmp_path / "format1.npz")
+
+
+def test_a_model_file_is_read_once_while_unchanged_and_each_load_is_its_own(fitted, pages, tmp_path):
+    path = save_model(fitted, tmp_path / "m.npz", {"name": "first"})
+    one, two = load_model(path), load_model(path)
+    assert one is not two and one.emission_ is not two.emission_
+    one.set_params(page_metadata=False)
+    assert two.page_metadata is not False  # a setting changed on one load stays there
+    shared = one.hmm_.transmat_
+    assert shared is two.hmm_.transmat_ and not shared.flags.writeable  # the arrays are read once, read-only
+    np.testing.assert_array_equal(two.predict(pages), fitted.predict(pages))
+    save_model(fitted, path, {"name": "second"})  # the file rewritten: read again
+    assert load_model(path).model_card_["name"] == "second"
 
 
 def test_a_pickle_runs_no_code_unless_trusted_and_converts_to_the_safe_format(fitted, pages, tmp_path):

@@ -364,6 +364,8 @@ class Renderer:
         With ``screenshot``, also save a full-page PNG there. Raises :class:`PageError` for a
         page that cannot be read, or not within the limits.
         """
+        if self._wedged:  # the last page left a browser that stopped answering: replaced on no page's clock
+            self._call(self._restart(), timeout=60)
         started = time.monotonic()
         deadline = self.limits.deadline
         if isinstance(source, PageDocument):
@@ -386,8 +388,6 @@ class Renderer:
 
     async def _render_within(self, doc: PageDocument, screenshot: str | Path | None, seconds: float,
                              late: str) -> RenderedPage:
-        if self._wedged:
-            await self._restart()
         try:
             return await asyncio.wait_for(self._render(doc, screenshot), timeout=seconds)
         except asyncio.TimeoutError:
