@@ -268,7 +268,7 @@ def test_a_flood_of_fetches_and_beacons_is_counted_whole_and_the_tab_kept(render
     page = renderer.render(flood)
     after = renderer.render(EXAMPLE_PAGE)
     assert page.blocked_requests == 20000
-    assert len(page.blocked_urls) == 50 and page.blocked_urls[:2] == ["https://x.example/f0", page.blocked_urls[1]]
+    assert len(page.blocked_urls) == 50 and page.blocked_urls[0] == "https://x.example/f0"
     assert page.blocked_urls[1].endswith("/b0")
     assert [z.text for z in collect_zones(page)] == ["Flood", "kept"]  # a data: URL is no request
     assert after.blocked_requests == 0 and "closing the tab" not in caplog.text

@@ -107,8 +107,8 @@ _SEEDED_RANDOM_JS = """(() => {
 _DENY_JS = """(() => {
   const report = console.debug.bind(console);
   const blocked = what => { try { report("TOKEN" + what); } catch (e) {} };
-  const deny = (name, stub) => {
-    try { Object.defineProperty(window, name, {value: stub, writable: false, configurable: false}); } catch (e) {}
+  const deny = (name, stub, owner = window) => {
+    try { Object.defineProperty(owner, name, {value: stub, writable: false, configurable: false}); } catch (e) {}
   };
   for (const name of ["RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCIceTransport",
                       "RTCRtpSender", "RTCRtpReceiver", "WebTransport"]) {
@@ -134,13 +134,11 @@ _DENY_JS = """(() => {
     refuse(url);
     return Promise.reject(new TypeError("Failed to fetch"));
   });
-  try {
-    Object.defineProperty(navigator, "sendBeacon", {value: function (input) {
-      const url = web(input);
-      if (url !== null) refuse(url);
-      return true;
-    }, writable: false, configurable: false});
-  } catch (e) {}
+  deny("sendBeacon", function (input) {
+    const url = web(input);
+    if (url !== null) refuse(url);
+    return true;
+  }, navigator);
 })();"""
 _MAX_SCREENSHOT_HEIGHT = 16000
 #: A start tag: a page with more of them than the node cap is refused without being laid out.
@@ -364,8 +362,6 @@ class Renderer:
         With ``screenshot``, also save a full-page PNG there. Raises :class:`PageError` for a
         page that cannot be read, or not within the limits.
         """
-        if self._wedged:  # the last page left a browser that stopped answering: replaced on no page's clock
-            self._call(self._restart(), timeout=60)
         started = time.monotonic()
         deadline = self.limits.deadline
         if isinstance(source, PageDocument):
@@ -388,6 +384,8 @@ class Renderer:
 
     async def _render_within(self, doc: PageDocument, screenshot: str | Path | None, seconds: float,
                              late: str) -> RenderedPage:
+        if self._wedged:
+            await self._restart()
         try:
             return await asyncio.wait_for(self._render(doc, screenshot), timeout=seconds)
         except asyncio.TimeoutError:
