@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,14 +21,14 @@ from .test_inputs import write_warc
 PAGE = EXAMPLE_PAGE.read_text(encoding="utf-8")
 
 
-def spawned(pids) -> list[int]:
-    """The processes of ``pids`` that multiprocessing spawned (label_many's workers)."""
+def workers_of(pids) -> list[int]:
+    """The processes of ``pids`` that are label_many's workers (children of multiprocessing's fork server)."""
     found = []
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
-                if b"multiprocessing.spawn" in cmdline.read():
-                    found.append(pid)
+            ppid = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+            if b"multiprocessing.forkserver" in Path(f"/proc/{ppid}/cmdline").read_bytes():
+                found.append(pid)
         except OSError:
             pass
     return found
@@ -65,7 +66,7 @@ def test_two_workers_yield_records_and_failures_and_leave_no_process(tmp_path):
     run = label_many(sources, workers=2)
     for record in run:
         records[record["source"]] = record
-        for pid in spawned(set(descendants(os.getpid())) - before):  # (not a browser other tests left open)
+        for pid in workers_of(set(descendants(os.getpid())) - before):  # (not a browser other tests left open)
             workers |= {pid, *descendants(pid)}
     assert set(records) == {*good, str(binary), str(tmp_path / "missing.html"), "https://example.org/p"}
     assert [records[s]["title"].startswith(f"Seasonal shifts {i}") for i, s in enumerate(good)] == [True] * 3
@@ -77,6 +78,14 @@ def test_two_workers_yield_records_and_failures_and_leave_no_process(tmp_path):
     while alive(workers) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert alive(workers) == []  # ... all gone once the run is over
+
+
+def test_a_worker_sees_the_callers_environment_as_it_is_at_the_call(tmp_path, monkeypatch):
+    page = pages(tmp_path, 1)
+    assert not is_failure(next(iter(label_many(page, workers=1))))  # the fork server starts here
+    monkeypatch.setenv("SCILABEL_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    [record] = label_many(page, workers=1)
+    assert record["cause"] == "BrowserNotFound" and "no-such-chromium is not an executable" in record["error"]
 
 
 def test_a_run_without_references_labels_the_header_and_refuses_outputs_made_of_them(tmp_path):
