@@ -187,6 +187,23 @@ def test_an_article_information_line_is_no_paragraph() -> None:
     assert model.predict(X.iloc[:4]).tolist() == ["paragraph", "noise", "noise", "paragraph"]
 
 
+def test_a_list_of_contributor_roles_is_no_paragraph_or_item() -> None:
+    """An author panel's roles ("Conceptualization, Formal analysis"; "Methodology: JR WY.") are no running
+    text; a sentence opening with a role's name stays a paragraph, and a role list the ensemble calls a
+    footnote keeps its kind."""
+    rule = {"rule_paragraph": True, "rule_item": False, "rule_caption": False, "rule_footnote": False,
+            "rule_table": False, "side_by_side": False}
+    texts = [TEXT, "Conceptualization, Formal analysis, Writing – review & editing",
+             "Contribution Data curation, Investigation", "Methodology: JR WY RW.",
+             "Methodology: the survey was run twice in each of the three districts of the study area.",
+             "Software engineering practice varies widely between the laboratories that took part."]
+    X = pd.DataFrame([{"text": t, "n_words": len(t.split()), "size_ratio": 1.0, **rule} for t in texts] * 20)
+    model = BlockModel(max_iter=10).fit(X, ["paragraph"] * len(X))
+    assert model.predict(X.iloc[:6]).tolist() == ["paragraph", "noise", "noise", "noise", "paragraph", "paragraph"]
+    notes = BlockModel(max_iter=10).fit(X, ["footnote"] * len(X))
+    assert notes.predict(X.iloc[1:2]).tolist() == ["footnote"]
+
+
 def test_a_table_of_sentences_is_not_read_as_paragraphs() -> None:
     cells = ["Neural signal", "The response of the receptor cells to a step of light, sampled once a millisecond",
              "Output", "A train of spikes whose rate follows the filtered signal after adaptation"]

@@ -42,6 +42,13 @@ TEXT_KINDS = ("paragraph", "item", "footnote")
 #: An article-information line ("Received: 3 May 2015", "Data Availability: ..."), no paragraph or list
 #: item (platform families held out: paragraph boundary F1 .942 -> .948, PLOS .896 -> .931).
 ARTICLE_INFO = re.compile(rf"{alternation('article_info_labels')}\s*:")
+#: A list of contributor roles (lexicon ``contributor_roles``), after a "Contribution:" label or none,
+#: and after it nothing or a colon and the contributors' names ("Conceptualization, Formal analysis";
+#: "Methodology: JR WY RW."): an author panel's or a contributions note's line (:func:`role_line`).
+_ROLE = alternation("contributor_roles")
+CONTRIBUTOR_ROLES = re.compile(rf"(?i:contributions?\s*:?\s*)?{_ROLE}(?:\s*(?:[,;]|and)\s*{_ROLE})*\s*")
+#: Most words of the names after a role list's colon.
+ROLE_NAMES = 20
 #: How many times a text is repeated on a page to be no running text (2 cost the generated dev split
 #: .002 of paragraph boundary F1; 3 nothing, and took eLife's author panels out on the platforms).
 REPEATED = 3
@@ -53,6 +60,19 @@ HEADING_ONLY = ("markup_peers", "markup_lines")
 WORD_PRIOR = 2.0
 _TOKEN = re.compile(r"[^\W\d_]{2,}")
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+def role_line(text: str) -> bool:
+    """Whether ``text`` is a list of contributor roles (:data:`CONTRIBUTOR_ROLES`), alone or followed by a
+    colon and up to :data:`ROLE_NAMES` capitalised words (names, initials)."""
+    found = CONTRIBUTOR_ROLES.match(text)
+    if not found:
+        return False
+    rest = text[found.end():].strip()
+    if rest in ("", "."):
+        return True
+    names = rest[1:].split() if rest.startswith(":") else []
+    return 0 < len(names) <= ROLE_NAMES and all(name[:1].isupper() for name in names)
 
 
 def _tokens(text: str) -> list[str]:
@@ -199,10 +219,11 @@ class BlockModel(ClassifierMixin, BaseEstimator):
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """The kind of each zone of one page. A zone without a letter, or a short text the page repeats
         ``REPEATED`` times, is no running text (:data:`TEXT_KINDS`), and an article-information line
-        (:data:`ARTICLE_INFO`) no paragraph or list item: on the platform families held out, Janeway's
-        display-formula numbers ("(2)"), eLife's author panels and PLOS's information block were taken
-        for paragraphs and list items (boundary F1 .932 -> .937 -> .942 -> .948; the generated dev split
-        unchanged)."""
+        (:data:`ARTICLE_INFO`) or a list of contributor roles (:func:`role_line`) no paragraph or list
+        item: on the platform families held out, Janeway's display-formula numbers ("(2)"), eLife's
+        author panels, PLOS's information block and the roles in eLife's author panel and PLOS's
+        contributions were taken for paragraphs and list items (boundary F1 .932 -> .937 -> .942 -> .948
+        -> .956; the generated dev split unchanged)."""
         if not len(X):
             return np.array([], dtype=object)
         matrix = self._matrix(X, self.word_odds_)
@@ -226,6 +247,7 @@ class BlockModel(ClassifierMixin, BaseEstimator):
         short = X["n_words"].to_numpy() <= SHORT_WORDS
         repeated = short & (texts.map(texts.value_counts()).to_numpy() >= REPEATED)
         kinds[(letterless | repeated) & np.isin(kinds, TEXT_KINDS)] = "noise"
-        information = texts.str.match(ARTICLE_INFO).to_numpy(dtype=bool)
+        roles = np.array([role_line(str(t).strip()) for t in X[TEXT]], dtype=bool)
+        information = texts.str.match(ARTICLE_INFO).to_numpy(dtype=bool) | roles
         kinds[information & np.isin(kinds, ("paragraph", "item"))] = "noise"
         return np.where(heading, "heading", kinds)
