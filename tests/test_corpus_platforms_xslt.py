@@ -162,12 +162,14 @@ def test_a_block_inside_a_marked_block_is_part_of_it():
 
 
 #: A paragraph with display formulas as the XSLT prints them (markup, the paragraphs' XPath, the first
-#: paragraph's text, the formula): inside the ``p`` as a ``div`` (PMC preview, SciELO), or as a ``p``
-#: of its own (Janeway).
+#: paragraph's text, the formula): inside the ``p`` as a ``div`` (PMC preview, SciELO), two of them in
+#: a row, or as a ``p`` of its own (Janeway).
 FORMULAS = {
     "div": ('<p>We fit the model <i>M</i><div class="disp-formula">y = ax</div>where <i>a</i> is the slope.'
             '<div class="disp-formula">b = 0</div>and no offset.</p>', ".//p",
             "WefitthemodelMwhereaistheslope.andnooffset.", "div"),
+    "two divs": ('<p>We minimise<div class="disp-formula">L = x</div>\n<div class="disp-formula">M = y</div>'
+                 'where <i>x</i> is the loss.</p>', ".//p", "Weminimisewherexistheloss.", "div"),
     "p": ('<p>Energy follows<p class="disp-formula">E = mc2</p>where c is the speed of light.</p>',
           ".//p[not(@class='disp-formula')]", "Energyfollowswherecisthespeedoflight.", "p"),
 }

@@ -243,11 +243,15 @@ def mark_paragraph_tails(root: etree._Element) -> None:
     formula printed as a ``div``, or as a ``p`` of its own) closes the paragraph, and its text after
     the block lies bare beside it. That text (with the inline elements around it) is wrapped in a
     ``span`` marked as the same paragraph (:data:`~scilabel.corpus.templates.base.CONTINUES`), which
-    changes nothing shown. Text after a paragraph of the gold's own is left: nothing says whose it is."""
+    changes nothing shown. A block with nothing after it (the first of two display formulas in a row)
+    is passed over to the next. Text after a paragraph of the gold's own is left: nothing says whose it is."""
     for p in list(root.xpath('.//p[@data-scilabel-struct="paragraph"]')):
         block = p.getnext()
-        while (block is not None and block.tag in _BREAKS_P and (block.tail or "").strip()
+        while (block is not None and block.tag in _BREAKS_P
                and not (block.tag == "p" and block.get("data-scilabel-struct"))):
+            if not (block.tail or "").strip():
+                block = block.getnext()
+                continue
             run = _inline_run(block)
             span = etree.Element("span")
             span.text, block.tail = block.tail, None
