@@ -142,6 +142,17 @@ def test_acknowledgements_without_a_title_are_kept_apart_from_the_sections(tmp_p
     assert [b.text for b in a.untitled_back] == ["We thank the agar."]
 
 
+def test_a_definition_list_item_is_its_term_and_definition_apart(tmp_path: Path) -> None:
+    """A ``def-item`` is one list item: its term, a space, its definition (JATS often writes no white
+    space between the two elements)."""
+    terms = ("<def-list><def-item><term>GFP</term><def><p>green fluorescent protein</p></def></def-item>"
+             "<def-item><term>ORF</term><def><p>open reading frame</p></def></def-item></def-list>")
+    path = tmp_path / "def-list.xml"
+    path.write_text(ARTICLE.replace("<p>We thank the agar.</p>", "<p>We thank the agar.</p>" + terms), encoding="utf-8")
+    blocks = parse_jats(path).sections[-1].paragraphs
+    assert [i.text for i in blocks[-1].items] == ["GFP green fluorescent protein", "ORF open reading frame"]
+
+
 def test_citation_groups(article_file: Path) -> None:
     cites = _citations(parse_jats(article_file))
     # a range expands to the references between its ends; brackets belong to the citation

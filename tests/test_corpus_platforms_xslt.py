@@ -289,6 +289,17 @@ def test_supplementary_files_are_captions(jats, name):
 GLOSSARY = "ACE/30161187.xml"  # a glossary of abbreviations
 
 
+UNTITLED_ACK_TITLE = ("pmc_preview", "janeway")  # families that print a title over untitled acknowledgements
+
+
+@pytest.mark.parametrize("name", UNTITLED_ACK_TITLE)
+def test_the_platforms_title_over_untitled_acknowledgements_is_a_heading(jats, name):
+    family = family_or_skip(name)
+    page = family.render(parse_jats(jats / UNTITLED_ACK, "render-check"), random.Random(1), CONTEXT)
+    kinds = [e.kind for e in gold_outline(page) if e.text.lower().startswith("acknowledg")]
+    assert kinds[-1:] == ["heading"]
+
+
 def test_definition_list_entries_are_items(jats):
     """The NCBI preview prints a definition list as rows of term and definition; each row is one list
     item, as the JATS reader reads a ``def-list`` in a section (SciELO prints it as a list)."""

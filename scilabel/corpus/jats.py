@@ -511,11 +511,16 @@ class _Reader:
     def _list_items(self, el: etree._Element) -> list[Paragraph]:
         items: list[Paragraph] = []
         for item in el:
-            if _local(item) in ("list-item", "def-item"):
-                spill: list[Block] = []
+            spill: list[Block] = []
+            if _local(item) == "list-item":
                 para = self.paragraph(item, spill)
-                if para.runs:
-                    items.append(para)
+            elif _local(item) == "def-item":  # term and definition, a space between them
+                parts = [self.paragraph(part, spill).runs for part in item if _local(part) in ("term", "def")]
+                para = Paragraph([run for k, runs in enumerate(parts) for run in ([" "] if k else []) + runs])
+            else:
+                continue
+            if para.runs:
+                items.append(para)
         return items
 
     def caption(self, el: etree._Element) -> Caption:

@@ -203,8 +203,9 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     article's paragraphs (or of the acknowledgements without a title), a note showing
     one of its notes' words and at most :data:`NOTE_TITLE_WORDS` more (a title the platform sets before
     it: "Competing interests:"), a heading reading as one of its section titles (at that
-    section's depth). Last, paragraph text cut off its paragraph by a block inside it
-    (:func:`mark_paragraph_tails`)."""
+    section's depth), a bare heading right before the acknowledgements without a title (the
+    platform's own title for them, at depth 1). Last, paragraph text cut off its paragraph by a block
+    inside it (:func:`mark_paragraph_tails`)."""
     leads, titles, blocks = set(), {}, list(article.untitled_back)
     for depth, sec in article.iter_sections():
         if sec.title:
@@ -213,6 +214,7 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     for block in blocks:
         if isinstance(block, Paragraph) and len(words(block.text)) >= LEAD_WORDS:
             leads.add(tuple(words(block.text)[:LEAD_WORDS]))
+    back_leads = {tuple(words(b.text)[:LEAD_WORDS]) for b in article.untitled_back if isinstance(b, Paragraph)}
     notes = [(" ".join(words(note)[:LEAD_WORDS]), note) for note in article.footnotes if len(words(note)) >= 3]
     for el in root.iter("p", *_HEADINGS, *(("li", "div") if notes else ())):  # blocks other than p hold only notes
         if any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN or a.get("hidden") is not None
@@ -225,12 +227,27 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
             mark_content(el, "footnote")
         elif el.tag == "p" and tuple(shown[:LEAD_WORDS]) in leads:
             mark_content(el, "paragraph")
+            if tuple(shown[:LEAD_WORDS]) in back_leads:
+                _mark_back_title(el)
         elif el.tag in _HEADINGS and shown:
             depth = titles.get(tuple(shown)) or titles.get(tuple(shown[1:]))  # a label before the title
             if depth:
                 mark_content(el, "heading")
                 mark_level(el, depth)
     mark_paragraph_tails(root)
+
+
+def _mark_back_title(paragraph: etree._Element) -> None:
+    """Mark the bare heading printed right before ``paragraph`` (or before the block holding it as its
+    first element), a paragraph of the acknowledgements without a title, as their title."""
+    el = paragraph
+    while el.getprevious() is None and el.getparent() is not None and not el.getparent().get("data-scilabel-struct"):
+        el = el.getparent()
+    heading = el.getprevious()
+    if (heading is not None and heading.tag in _HEADINGS and words(shown_text(heading))
+            and not heading.get("data-scilabel-struct")):
+        mark_content(heading, "heading")
+        mark_level(heading, 1)
 
 
 #: Elements that end an HTML paragraph when they open inside one (a display formula's ``div``).
