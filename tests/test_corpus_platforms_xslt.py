@@ -286,9 +286,6 @@ def test_supplementary_files_are_captions(jats, name):
     assert not any(t in ("tif", "doc", "xls") for t in shown)  # the file-type lines of the captions
 
 
-GLOSSARY = "ACE/30161187.xml"  # a glossary of abbreviations
-
-
 UNTITLED_ACK_TITLE = ("pmc_preview", "janeway")  # families that print a title over untitled acknowledgements
 
 
@@ -298,6 +295,9 @@ def test_the_platforms_title_over_untitled_acknowledgements_is_a_heading(jats, n
     page = family.render(parse_jats(jats / UNTITLED_ACK, "render-check"), random.Random(1), CONTEXT)
     kinds = [e.kind for e in gold_outline(page) if e.text.lower().startswith("acknowledg")]
     assert kinds[-1:] == ["heading"]
+
+
+GLOSSARY = "ACE/30161187.xml"  # a glossary of abbreviations
 
 
 def test_definition_list_entries_are_items(jats):

@@ -217,17 +217,17 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     back_leads = {tuple(words(b.text)[:LEAD_WORDS]) for b in article.untitled_back if isinstance(b, Paragraph)}
     notes = [(" ".join(words(note)[:LEAD_WORDS]), note) for note in article.footnotes if len(words(note)) >= 3]
     for el in root.iter("p", *_HEADINGS, *(("li", "div") if notes else ())):  # blocks other than p hold only notes
-        if any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN or a.get("hidden") is not None
-               for a in (el, *el.iterancestors())):
+        if not _unmarked(el):
             continue
         text = shown_text(el)
         shown = words(text)
         line = " ".join(shown[:LEAD_WORDS + NOTE_TITLE_WORDS])
+        opening = tuple(shown[:LEAD_WORDS])
         if any(lead in line and mismatch(text, note, slack=NOTE_TITLE_WORDS) is None for lead, note in notes):
             mark_content(el, "footnote")
-        elif el.tag == "p" and tuple(shown[:LEAD_WORDS]) in leads:
+        elif el.tag == "p" and opening in leads:
             mark_content(el, "paragraph")
-            if tuple(shown[:LEAD_WORDS]) in back_leads:
+            if opening in back_leads:
                 _mark_back_title(el)
         elif el.tag in _HEADINGS and shown:
             depth = titles.get(tuple(shown)) or titles.get(tuple(shown[1:]))  # a label before the title
@@ -237,6 +237,12 @@ def mark_loose_text(root: etree._Element, article: Article) -> None:
     mark_paragraph_tails(root)
 
 
+def _unmarked(el: etree._Element) -> bool:
+    """Whether ``el`` is shown and neither it nor an element around it carries a mark."""
+    return not any(a.get("data-scilabel") or a.get("data-scilabel-content") or a.tag in _UNSEEN
+                   or a.get("hidden") is not None for a in (el, *el.iterancestors()))
+
+
 def _mark_back_title(paragraph: etree._Element) -> None:
     """Mark the bare heading printed right before ``paragraph`` (or before the block holding it as its
     first element), a paragraph of the acknowledgements without a title, as their title."""
@@ -244,8 +250,7 @@ def _mark_back_title(paragraph: etree._Element) -> None:
     while el.getprevious() is None and el.getparent() is not None and not el.getparent().get("data-scilabel-struct"):
         el = el.getparent()
     heading = el.getprevious()
-    if (heading is not None and heading.tag in _HEADINGS and words(shown_text(heading))
-            and not heading.get("data-scilabel-struct")):
+    if heading is not None and heading.tag in _HEADINGS and words(shown_text(heading)) and _unmarked(heading):
         mark_content(heading, "heading")
         mark_level(heading, 1)
 
