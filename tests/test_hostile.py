@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import logging
 import os
 import re
 import socket
@@ -120,6 +121,14 @@ def test_an_attacker_page_first_leaves_no_mark_on_the_pages_after_it(renderer, l
         assert page.title == f"Victim {n}"
         assert texts(page) == [f"Victim article {n}", "clean"]
     assert listeners.arrived() == {"http": 0, "udp": 0, "tcp": 0}
+
+
+def test_a_page_is_left_without_running_what_it_set_to_run_as_it_is_left(renderer, caplog):
+    # the stuck page's pagehide handler never returns: run, it would hold the wipe until the tab is closed
+    # (and an unload handler run would write storage after it was cleared)
+    with caplog.at_level(logging.DEBUG, logger="scilabel.readers.render"):
+        assert texts(renderer.render(HOSTILE / "stuck.html")) == ["Stuck page"]
+    assert not [r.message for r in caplog.records if "closing the tab" in r.message]
 
 
 @pytest.mark.parametrize(("name", "javascript", "warning"), [

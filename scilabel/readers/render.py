@@ -91,6 +91,13 @@ _SETTLE_JS = """css => {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   for (const object of [...document.querySelectorAll("object:not([data^='data:'])")]) object.replaceWith(...object.childNodes);
 }"""
+#: Leaves the page with nothing to run as it is left: ``document.open`` erases every event listener of
+#: the document and its window (an unload handler runs even with scripts disabled, and could write
+#: storage after it was cleared), then empties its local and session storage (where the page may have
+#: none, an opaque origin, there is nothing to empty).
+_DISARM_JS = """try { document.open(); document.close(); } catch (e) {}
+for (const area of ["localStorage", "sessionStorage"]) { try { window[area].clear(); } catch (e) {} }"""
+
 #: Runs first in every document: ``Math.random`` from a fixed seed (mulberry32).
 _SEEDED_RANDOM_JS = """(() => {
   let state = 0x5c11abe1;
@@ -218,6 +225,7 @@ class _Visit:
     refused: int = 0  #: fetches and beacons the page itself refused beyond those in ``blocked``
     late: bool = False  #: still loading at the timeout
     over_memory: bool = False
+    world: int | None = None  #: scilabel's isolated JavaScript world in the page, once made
 
 
 @dataclass
@@ -483,7 +491,7 @@ class Renderer:
         ) if spoilt), None)
         if why is None:
             try:
-                await asyncio.wait_for(self._wipe(tab, visit.served_url), timeout=5)
+                await asyncio.wait_for(self._wipe(tab, visit), timeout=5)
                 self._tab = tab
                 return
             except (asyncio.TimeoutError, PlaywrightError) as exc:
@@ -491,18 +499,21 @@ class Renderer:
         await self._close_tab(tab, name, why)
 
     @staticmethod
-    async def _wipe(tab: _Tab, served_url: str) -> None:
-        """Stop the page's scripts (a timer firing requests, an unload handler, would keep the wipe
-        waiting behind what they ask for), unload the page (its timers and workers end with it), then
-        clear what it could leave a later page: history (back to a fresh tab's one entry,
-        ``about:blank``), ``window.name``, and at the page's origin storage of every kind (local and
-        session storage, IndexedDB, Cache Storage, service workers ...) and cookies."""
+    async def _wipe(tab: _Tab, visit: _Visit) -> None:
+        """Stop the page's scripts (a timer firing requests would keep the wipe waiting behind what it
+        asks for), disarm it from scilabel's own world (its event listeners erased, so no unload
+        handler runs as it is left; its local and session storage emptied through the renderer it
+        wrote through), unload it (its timers and workers end with it), then clear what it could
+        leave a later page: history (back to a fresh tab's one entry, ``about:blank``),
+        ``window.name``, and at the page's origin storage of every kind (local and session storage,
+        IndexedDB, Cache Storage, service workers ...) and cookies."""
         await tab.session.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        await _evaluate(tab.session, visit.world, _DISARM_JS)
         await tab.page.goto("about:blank")
         await tab.session.send("Emulation.setScriptExecutionDisabled", {"value": False})
         await tab.session.send("Page.resetNavigationHistory")
         await tab.page.evaluate("window.name = ''")
-        scheme, host = _origin(served_url)
+        scheme, host = _origin(visit.served_url)
         await tab.session.send("Storage.clearDataForOrigin", {"origin": f"{scheme}://{host}", "storageTypes": "all"})
 
     async def _close_tab(self, tab: _Tab, name: str, why: str) -> None:
@@ -553,6 +564,7 @@ class Renderer:
             try:
                 session, frame, world_id = await asyncio.wait_for(self._isolated_world(tab),
                                                                   timeout=min(5.0, self.timeout))
+                visit.world = world_id
                 await asyncio.wait_for(_evaluate(session, world_id, f"({_SETTLE_JS})({json.dumps(FALLBACK_CSS)})"),
                                        timeout=min(5.0, self.timeout))
                 t1 = time.perf_counter()
