@@ -90,6 +90,12 @@ from .schema import STATE_INDEX
 #: ("Authors and affiliations").
 _CAPTION_WORD = alternation("byline_captions")
 BYLINE_CAPTION = re.compile(rf"(?i)\W*{_CAPTION_WORD}(?!\w)(?:\W*(?:{_CAPTION_WORD}|and)(?!\w))*\W*")
+#: A caption over the authors' biographies, the whole of a zone's text (the lexicon ``bio_captions``).
+BIO_CAPTION = re.compile(rf"\W*{alternation('bio_captions')}\W*")
+#: Fewest words of a biography (:func:`author_bios`) ...
+BIO_MIN_WORDS = 8
+#: ... which names an institution (the lexicon ``institution_words``, whole words).
+_INSTITUTION = re.compile(rf"\b{alternation('institution_words')}\b", re.I)
 #: Longest text (characters) read as a caption.
 CAPTION_MAX_LEN = 60
 #: Most zones below a byline caption that make its block (:func:`caption_blocks`).
@@ -180,6 +186,30 @@ def caption_blocks(zones: Zones | ZoneArrays) -> np.ndarray:
     captions &= arrays.not_links
     ends = captions | ((arrays.font_rel >= HEADING_SCALE) & (arrays.n_words >= 2))
     return arrays.in_block(captions, ends, CAPTION_BLOCK_ZONES)
+
+
+def author_bios(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone is running text (at least :data:`BIO_MIN_WORDS` words, of which
+    :data:`SENTENCE_MIN_LOWER` in lower case of three letters or more and one of two or three: a
+    biography names people and places, so capitals may outnumber them) among the
+    :data:`CAPTION_BLOCK_ZONES` below a caption over the authors' biographies that is no link
+    (:data:`BIO_CAPTION`: "About the authors", "Contributor's note"), up to the next such caption,
+    byline caption or heading (a line of at most :data:`HEADING_MAX_WORDS` words set
+    :data:`LONE_HEADING_SCALE` times larger than the body), that names an institution
+    (:data:`_INSTITUTION`: a reference list under the block names none) and is no citation
+    (:func:`citation_lines`)."""
+    arrays = ZoneArrays.of(zones)
+    captions = short_fullmatches(BIO_CAPTION, arrays.texts, CAPTION_MAX_LEN)
+    if not captions.any():
+        return captions
+    captions &= arrays.not_links
+    headings = (arrays.font_rel >= LONE_HEADING_SCALE) & (arrays.n_words <= HEADING_MAX_WORDS)
+    ends = captions | byline_captions(arrays) | headings
+    lower, short, _ = arrays.word_cases(SENTENCE_CHARS)
+    running = (arrays.n_words >= BIO_MIN_WORDS) & (lower >= SENTENCE_MIN_LOWER) & (short > 0)
+    bios = arrays.in_block(captions, ends, CAPTION_BLOCK_ZONES) & running
+    bios[bios] = search_each(_INSTITUTION, [arrays.texts[i] for i in np.flatnonzero(bios)])
+    return bios & ~citation_lines(arrays)
 
 
 def citation_lines(zones: Zones | ZoneArrays) -> np.ndarray:

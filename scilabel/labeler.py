@@ -8,6 +8,7 @@ side on one visual line, labelled together.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,7 @@ from .layout_memory import LayoutMemory
 from .lines import line_units, merge_units
 from .metadata_evidence import MetadataEvidence
 from .metrics import words as text_words
-from .rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes
+from .rules.vetoes import DEFAULT_VETOES, Fallback, Veto, apply_vetoes, fallbacks
 from .schema import ARTICLE, DEFAULT_TOPOLOGY, LABELS, MAJOR_LABELS, Schema
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,11 @@ def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: 
     return out
 
 
+def _on_page(rules: list[Fallback], first: int, last: int) -> list[Fallback]:
+    """The fallback ``rules`` that hold on the units ``first:last`` (one page), on those units."""
+    return [rule.page(first, last) for rule in rules if rule.where[first:last].any()]
+
+
 def _label_posterior(state_posterior: np.ndarray, schema: Schema) -> np.ndarray:
     """Sum probabilities of ``schema.states`` into label probabilities (columns in ``LABELS`` order)."""
     out = np.zeros((len(state_posterior), len(LABELS)))
@@ -150,8 +156,9 @@ class ZoneLabeler(BaseEstimator):
     affiliations_to_barh : probability that the page goes on past its abstract after affiliations
         that follow the abstract (Affiliations -> BARH, late_affiliations topology; None: counted)
     vetoes : hand rules applied before decoding (:class:`~scilabel.rules.vetoes.Veto`): states barred
-        where a rule's predicate holds, and units the path passes over; ``()`` decodes the emission
-        alone. Decoding only, so a fitted labeller's vetoes may be changed without refitting
+        where a rule's predicate holds, units the path passes over, and states favoured (by a fallback
+        rule, only where a first decoding finds them nowhere else on the page); ``()`` decodes the
+        emission alone. Decoding only, so a fitted labeller's vetoes may be changed without refitting
         (``set_params(vetoes=without(labeler.vetoes, "sentence"))``)
     page_metadata : weigh what each page declares about itself (its meta tags, JSON-LD ...: the zones
         frame's ``declared`` column) with layout and words: a factor of the emission
@@ -286,10 +293,11 @@ class ZoneLabeler(BaseEstimator):
         units = line_units(zones)
         return units, merge_units(zones, units)
 
-    def _unit_log_emission(self, zones: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, list[str]]:
+    def _unit_log_emission(self, zones: pd.DataFrame
+                           ) -> tuple[list[np.ndarray], np.ndarray, np.ndarray, list[str], list[Fallback]]:
         """Per page, the unit of each row (from 0 within the page); the units' log-emissions (with
         the states the vetoes rule out barred); which units the path passes over (the vetoes of that
-        kind); and the units' texts."""
+        kind); the units' texts; and the fallback rules where they hold (applied when decoding)."""
         columns = _columns(zones, keep=("class_path", "node_path"), page_metadata=self.page_metadata)
         units, unit_zones = self._units(columns)
         arrays = ZoneArrays(unit_zones)  # shared: the vetoes read what the emission computed
@@ -305,36 +313,45 @@ class ZoneLabeler(BaseEstimator):
                 log_emission[first:last] += self.layout_memory * self.layout_memory_.log_ratio(
                     paths[first:last])[:, _LABEL_OF_EMISSION_STATE]
         over = apply_vetoes(self.vetoes, log_emission, arrays)
-        return page_units, log_emission, over, arrays.texts
+        return page_units, log_emission, over, arrays.texts, fallbacks(self.vetoes, arrays)
 
     def label_pages(self, zones: pd.DataFrame) -> list[PageLabels]:
         """Decode every page: states, labels and label confidences per zone."""
         check_is_fitted(self, "hmm_")
         if len(zones) == 0:
             return []
-        page_units, log_emission, over, texts = self._unit_log_emission(zones)
+        page_units, log_emission, over, texts, rules = self._unit_log_emission(zones)
         results = []
         for units in page_units:
             first, last = units.min(), units.max() + 1
             page_texts = texts[first:last]
-            page, _ = self._decode_page(log_emission[first:last], over[first:last], page_texts, translatable(page_texts))
+            page, _, _ = self._decode_page(log_emission[first:last], over[first:last], page_texts,
+                                           translatable(page_texts), _on_page(rules, first, last))
             local = units - first
             results.append(PageLabels([page.states[u] for u in local], [page.labels[u] for u in local],
                                       page.confidence[local]))
         return results
 
-    def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str],
-                     translated: np.ndarray) -> tuple[PageLabels, np.ndarray]:
-        """One page's labels (:meth:`_decode`, ``translated`` its units that may be translations) and the
-        units passed over: the vetoes', and the repeats of what an article shows once (``printed_once``),
-        found on a first decoding."""
+    def _decode_page(self, log_emission: np.ndarray, over: np.ndarray, texts: list[str], translated: np.ndarray,
+                     rules: Sequence[Fallback] = ()) -> tuple[PageLabels, np.ndarray, np.ndarray]:
+        """One page's labels (:meth:`_decode`, ``translated`` its units that may be translations), the
+        units passed over (the vetoes', and the repeats of what an article shows once, ``printed_once``)
+        and the log-emission decoded (with the fallback ``rules`` applied), both found on a first decoding."""
         page = self._decode(log_emission, over, translated)
-        if self.sequence and self.printed_once:
+        if not self.sequence:
+            return page, over, log_emission
+        if rules:
+            log_emission = log_emission.copy()
+            labels = np.asarray(page.labels, dtype=object)
+            for rule in rules:
+                rule.apply(log_emission, np.isin(labels, rule.labels))
+            page = self._decode(log_emission, over, translated)
+        if self.printed_once:
             repeated = _repeats(texts, page.labels, self.printed_once)
             if repeated.any():
                 over = over | repeated
                 page = self._decode(log_emission, over, translated)
-        return page, over
+        return page, over, log_emission
 
     def _path_schema(self) -> Schema:
         """The schema of the decoded states: the HMM's, or the emission's when zones are labelled alone."""
@@ -389,17 +406,20 @@ class ZoneLabeler(BaseEstimator):
         out = np.zeros((len(zones), len(LABELS)))
         if len(zones) == 0:
             return out
-        page_units, log_emission, over, texts = self._unit_log_emission(zones)
+        page_units, log_emission, over, texts, rules = self._unit_log_emission(zones)
         for rows, units in zip(_pages(zones), page_units):
             first, last = units.min(), units.max() + 1
             page_over = over[first:last] if self.sequence else np.zeros(last - first, dtype=bool)
+            page_emission = log_emission[first:last]
             translated = translatable(texts[first:last])
-            if self.sequence and self.printed_once:  # the repeats are found on a decoding of the page
-                page_over = self._decode_page(log_emission[first:last], page_over, texts[first:last], translated)[1]
+            page_rules = _on_page(rules, first, last)
+            if self.sequence and (self.printed_once or page_rules):  # both are found on a decoding of the page
+                _, page_over, page_emission = self._decode_page(page_emission, page_over, texts[first:last],
+                                                                translated, page_rules)
             proba = np.zeros((last - first, len(LABELS)))
             proba[page_over, LABELS.index("other")] = 1.0
             proba[~page_over] = _label_posterior(
-                self._state_posterior(log_emission[first:last][~page_over], translated[~page_over]), self._path_schema())
+                self._state_posterior(page_emission[~page_over], translated[~page_over]), self._path_schema())
             out[rows] = proba[units - first]
         return out
 

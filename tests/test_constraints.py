@@ -218,6 +218,13 @@ def test_site_notices_are_notices_not_the_words():
              "Cookies and privacy: how web sites track their visitors", "We baked cookies. Then we ate them",
              "A register of cattle herds in Scotland", "Log in"]
     assert site_notices(_zones(texts, [12] * 17)).tolist() == [True] * 9 + [False] * 8
+    # the subscriber's institution in an access notice is no author's address
+    access = ["Not logged in Massachusetts Institute of Technology (MIT) (1600010533) - MIT Libraries",
+              "Access Provided by University of Texas at Austin", "Logged in as: jsmith",
+              "Access provided by UNIV OF COLORADO",
+              "Access to clean water in rural Kenya", "Patients who logged in to the portal",
+              "Department of Biology, University of Texas at Austin"]
+    assert site_notices(_zones(access, [12] * 7)).tolist() == [True] * 4 + [False] * 3
 
 
 def test_the_default_vetoes_bar_components_but_the_abstract_for_a_copyright_notice():

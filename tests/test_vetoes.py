@@ -6,7 +6,7 @@ import pytest
 
 from scilabel.features import ZoneArrays
 from scilabel.schema import STATE_INDEX, STATES
-from scilabel.rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes, without
+from scilabel.rules.vetoes import DEFAULT_VETOES, Veto, apply_vetoes, fallbacks, without
 
 BODY = "The trial recruited 120 patients over two years and followed each of them for a year."
 
@@ -52,6 +52,8 @@ TOY_PAGES = {
                       "node_path": np.array(["0/4/1", "0/4/2", "0/4/3", "0/5", "0/6/1"], dtype=object)},
                      [False, True, True, False, False], ()),
     "byline_caption_passed_over": (_page(["Li Sun", "Corresponding Author"]), [False, True], ()),
+    "author_bio": (_page([BODY, "About the authors", "Li Sun is a professor of botany at the University of Lund",
+                          "Lund University Library"]), [False, False, True, False], ()),
 }
 
 
@@ -65,6 +67,11 @@ def test_a_veto_bars_exactly_its_states_where_its_predicate_holds(veto):
     assert veto.bars == bars
     log_emission = np.zeros((len(holds), len(STATES)))
     over = apply_vetoes([veto], log_emission, zones)
+    if veto.fallback:  # decided on a first decoding: found here, applied by the labeller
+        assert (log_emission == 0).all() and not over.any()
+        (rule,) = fallbacks([veto], zones)
+        assert rule.where.tolist() == holds and rule.states == tuple(STATE_INDEX[s] for s in veto.favours)
+        return
     expected = np.zeros_like(log_emission, dtype=bool)
     expected[np.ix_(np.flatnonzero(holds), [STATE_INDEX[s] for s in bars])] = True
     np.testing.assert_array_equal(np.isneginf(log_emission), expected)
@@ -80,9 +87,10 @@ def test_only_byline_captions_are_passed_over_by_default():
     assert [veto.name for veto in DEFAULT_VETOES if veto.pass_over] == ["byline_caption_passed_over"]
 
 
-def test_only_the_end_matter_caption_and_the_abstract_box_favour_a_state_by_default():
-    assert [(veto.name, veto.favours) for veto in DEFAULT_VETOES if veto.favours] == [
-        ("end_matter_caption", ("Affiliations",)), ("abstract_box", ("Abstract",))]
+def test_only_the_end_matter_caption_and_the_abstract_box_favour_a_state_by_default_and_bios_as_a_fallback():
+    assert [(veto.name, veto.favours, veto.fallback) for veto in DEFAULT_VETOES if veto.favours] == [
+        ("end_matter_caption", ("Affiliations",), False), ("abstract_box", ("Abstract",), False),
+        ("author_bio", ("Affiliations",), True)]
 
 
 def test_no_vetoes_leave_the_log_emissions_alone():

@@ -1,5 +1,6 @@
 """The veto table: hand rules that bar states for the zones a predicate picks, applied before decoding
-(and two other kinds: rules whose zones the path passes over, and rules that favour states).
+(and three other kinds: rules whose zones the path passes over, rules that favour states, and rules
+that favour states only where the page shows them nowhere else).
 
 A :class:`Veto` names a rule, the predicate that finds its zones (a module-level function of a page's
 :class:`~scilabel.features.ZoneArrays`, returning a boolean mask, so that the table pickles with the
@@ -19,17 +20,17 @@ title"::
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..constraints import (abstract_boxes, above_larger_text, below_larger_text, byline_captions, caption_blocks,
-                           citation_lines, contribution_notes, dated, editor_credits, list_end_headings, measurements,
-                           related_sidebar, section_headings, sentences, site_controls, site_notices,
+from ..constraints import (abstract_boxes, above_larger_text, author_bios, below_larger_text, byline_captions,
+                           caption_blocks, citation_lines, contribution_notes, dated, editor_credits, list_end_headings,
+                           measurements, related_sidebar, section_headings, sentences, site_controls, site_notices,
                            table_row_cells)
 from ..features import ZoneArrays, Zones
-from ..schema import STATE_INDEX, STATES
+from ..schema import ARTICLE, LABELS, STATE_INDEX, STATES
 
 Predicate = Callable[[ZoneArrays], np.ndarray]
 
@@ -49,6 +50,10 @@ class Veto:
         holds, labelling them ``other`` in the gap state where they stand (HMM decoding only)
     favours : the third kind: states whose log-emission gains ``by`` nats where the predicate holds
     by : what ``favours`` adds (nats, positive)
+    fallback : the fourth kind, with ``favours``: the zones are where those states' labels are found
+        only when the page has them nowhere else. A first decoding without the rule decides: on a page
+        where no other zone is decoded with their labels they are favoured by ``by``, else barred there
+        (HMM decoding only; :func:`fallbacks`)
     """
 
     name: str
@@ -57,6 +62,7 @@ class Veto:
     pass_over: bool = False
     favours: tuple[str, ...] = ()
     by: float = 0.0
+    fallback: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bars", tuple(self.bars))
@@ -70,18 +76,24 @@ class Veto:
             raise ValueError(f"veto {self.name!r} neither bars nor favours a state nor passes over its zones")
         if bool(self.favours) != (self.by > 0):
             raise ValueError(f"veto {self.name!r}: favours needs a positive 'by' (nats) and 'by' needs favours")
+        if self.fallback and (not self.favours or self.bars or self.pass_over):
+            raise ValueError(f"veto {self.name!r}: a fallback favours states and neither bars nor passes over")
 
     def __repr__(self) -> str:
         predicate = f"{self.predicate.__module__}.{getattr(self.predicate, '__qualname__', self.predicate)}"
         kind = ", pass_over=True" if self.pass_over else ""
         if self.favours:
             kind += f", favours={self.favours!r}, by={self.by!r}"
+        if self.fallback:
+            kind += ", fallback=True"
         return f"Veto({self.name!r}, {predicate}, bars={self.bars!r}{kind})"
 
 
 #: States a byline caption, a citation line, a measurement, an editor's credit or a note of equal
 #: contribution cannot be in.
 _NOT_A_BYLINE = ("Authors", "Affiliations")
+#: What the author_bio rule adds to a biography's address states where the page prints no other (nats).
+BIO_FAVOUR = 10.0
 #: States a site notice or control cannot be in (an abstract may end with a copyright line).
 _NOT_A_NOTICE = ("Title", "Authors", "Affiliations", "References")
 
@@ -116,6 +128,9 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     # one). Decoding only: training counts captions as the gap zones they are (left out there too, they
     # made BAA -> Affiliations rarer, and an address block after other furniture was missed).
     Veto("byline_caption_passed_over", byline_captions, pass_over=True),
+    # The authors' biographies under "About the authors" or "Contributor's note" name their
+    # institutions: the page's address list when it prints no other, a second telling of it when it does
+    Veto("author_bio", author_bios, favours=("Affiliations",), by=BIO_FAVOUR, fallback=True),
 )
 
 
@@ -128,17 +143,58 @@ def without(vetoes: Iterable[Veto], *names: str) -> tuple[Veto, ...]:
     return tuple(veto for veto in vetoes if veto.name not in names)
 
 
-def apply_vetoes(vetoes: Iterable[Veto], log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
-    """Bar, in ``log_emission`` (zones x states, changed in place: -inf), the states each veto bars where
-    its predicate holds, and raise those it favours; return which zones the path passes over. A
-    predicate shared by several vetoes runs once."""
-    arrays = ZoneArrays.of(zones)
+@dataclass(frozen=True)
+class Fallback:
+    """Where a fallback rule (``Veto(fallback=True)``) holds: the zones ``where``, the columns ``states``
+    of the states it favours, their ``labels`` and the nats ``by``; :meth:`apply` once a first decoding
+    is known."""
+
+    where: np.ndarray
+    states: tuple[int, ...]
+    labels: tuple[str, ...]
+    by: float
+
+    def page(self, first: int, last: int) -> Fallback:
+        """The rule on the zones ``first:last`` (one page)."""
+        return Fallback(self.where[first:last], self.states, self.labels, self.by)
+
+    def apply(self, log_emission: np.ndarray, found: np.ndarray) -> None:
+        """Favour the states on the rule's zones in ``log_emission`` (changed in place), or bar them
+        there if ``found`` (zones decoded with the states' labels) holds elsewhere."""
+        zones = np.ix_(np.flatnonzero(self.where), list(self.states))
+        if (found & ~self.where).any():
+            log_emission[zones] = -np.inf
+        else:
+            log_emission[zones] += self.by
+
+
+def _masks(vetoes: Iterable[Veto], arrays: ZoneArrays) -> Iterator[tuple[Veto, np.ndarray]]:
+    """Each veto with the mask of its predicate (a predicate shared by several vetoes runs once)."""
     holds: dict[Predicate, np.ndarray] = {}
-    over = np.zeros(arrays.n_zones, dtype=bool)
     for veto in vetoes:
         if veto.predicate not in holds:
             holds[veto.predicate] = np.asarray(veto.predicate(arrays), dtype=bool)
-        mask = holds[veto.predicate]
+        yield veto, holds[veto.predicate]
+
+
+def fallbacks(vetoes: Iterable[Veto], zones: Zones | ZoneArrays) -> list[Fallback]:
+    """The fallback rules of ``vetoes`` where they hold on ``zones`` (none where they hold nowhere)."""
+    rules = []
+    for veto, mask in _masks([v for v in vetoes if v.fallback], ZoneArrays.of(zones)):
+        if mask.any():
+            states = tuple(STATE_INDEX[s] for s in veto.favours)
+            labels = tuple(dict.fromkeys(LABELS[ARTICLE.label_position[i]] for i in states))
+            rules.append(Fallback(mask, states, labels, veto.by))
+    return rules
+
+
+def apply_vetoes(vetoes: Iterable[Veto], log_emission: np.ndarray, zones: Zones | ZoneArrays) -> np.ndarray:
+    """Bar, in ``log_emission`` (zones x states, changed in place: -inf), the states each veto bars where
+    its predicate holds, and raise those it favours; return which zones the path passes over. Fallback
+    rules are left to :func:`fallbacks`. A predicate shared by several vetoes runs once."""
+    arrays = ZoneArrays.of(zones)
+    over = np.zeros(arrays.n_zones, dtype=bool)
+    for veto, mask in _masks([v for v in vetoes if not v.fallback], arrays):
         if veto.bars:
             log_emission[np.ix_(np.flatnonzero(mask), [STATE_INDEX[s] for s in veto.bars])] = -np.inf
         if veto.favours:
