@@ -114,6 +114,22 @@ def pages_per_second(pages: list[str], workers: int) -> float:
     return (len(times) - 1) / (times[-1] - times[0])
 
 
+def worker_processes(pid: int) -> list[psutil.Process]:
+    """The batch workers of the process ``pid``: the children of its fork server (which forks them and
+    is their parent, :func:`scilabel.batch.label_many`), or its own children under another start
+    method; never multiprocessing's resource tracker."""
+    found = []
+    for child in psutil.Process(pid).children():
+        command = " ".join(child.cmdline())
+        if "resource_tracker" in command:
+            continue
+        if "forkserver" in command:
+            found += [w for w in child.children() if "resource_tracker" not in " ".join(w.cmdline())]
+        else:
+            found.append(child)
+    return found
+
+
 def memory(pages: list[str], cycle: int) -> dict:
     """Resident memory of the worker process alone and with its browser, sampled after every record, over
     the first whole cycle of the real pages (``cycle`` pages, cycled) that starts at page 200 or later
@@ -124,7 +140,7 @@ def memory(pages: list[str], cycle: int) -> dict:
     me = os.getpid()
     own, tree = [], []
     for _ in tqdm(label_many(pages, workers=1), total=len(pages), desc="memory"):
-        workers = [p for p in psutil.Process(me).children() if "resource_tracker" not in " ".join(p.cmdline())]
+        workers = worker_processes(me)
         own.append(sum(w.memory_info().rss for w in workers) / 2**20)
         tree.append(sum(tree_rss_mb(w.pid) for w in workers))
     early = -(-min(200, len(pages) // 10) // cycle) * cycle
