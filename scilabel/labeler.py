@@ -119,6 +119,17 @@ def _repeats(texts: list[str], labels: list[str], once: tuple[str, ...], share: 
     return out
 
 
+def _with_rules(log_emission: np.ndarray, barring: Sequence[Fallback], favouring: Sequence[Fallback]) -> np.ndarray:
+    """A copy of ``log_emission`` with the fallback rules applied: ``barring`` bar their states,
+    ``favouring`` favour them."""
+    ruled = log_emission.copy()
+    for rule in barring:
+        rule.apply(ruled, favour=False)
+    for rule in favouring:
+        rule.apply(ruled, favour=True)
+    return ruled
+
+
 def _on_page(rules: list[Fallback], first: int, last: int) -> list[Fallback]:
     """The fallback ``rules`` that hold on the units ``first:last`` (one page), on those units."""
     return [rule.page(first, last) for rule in rules if rule.where[first:last].any()]
@@ -341,11 +352,18 @@ class ZoneLabeler(BaseEstimator):
         if not self.sequence:
             return page, over, log_emission
         if rules:
-            log_emission = log_emission.copy()
             labels = np.asarray(page.labels, dtype=object)
-            for rule in rules:
-                rule.apply(log_emission, np.isin(labels, rule.labels))
-            page = self._decode(log_emission, over, translated)
+            favour = [rule.favours(np.isin(labels, rule.labels)) for rule in rules]
+            barring = [rule for rule, f in zip(rules, favour) if not f]
+            favouring = [rule for rule, f in zip(rules, favour) if f]
+            ruled = _with_rules(log_emission, barring, favouring)
+            second = self._decode(ruled, over, translated)
+            if favouring:  # a favour may take its own zones, not move the rest of the page: else withdrawn
+                kept = ~np.logical_or.reduce([rule.where for rule in favouring])
+                if (np.asarray(second.labels, dtype=object) != labels)[kept].any():
+                    ruled = _with_rules(log_emission, barring, [])
+                    second = self._decode(ruled, over, translated) if barring else page
+            page, log_emission = second, ruled
         if self.printed_once:
             repeated = _repeats(texts, page.labels, self.printed_once)
             if repeated.any():

@@ -82,11 +82,13 @@ def test_the_biographies_under_their_caption_are_found_and_nothing_else():
 def test_a_fallback_favours_where_the_page_shows_the_label_nowhere_else_and_bars_where_it_does():
     where = np.array([False, True, True, False])
     rule = Fallback(where, (STATE_INDEX["Affiliations"],), ("affiliations",), 10.0)
+    assert rule.favours(found=np.array([False, True, False, False]))  # found only where it holds
+    assert not rule.favours(found=np.array([True, False, False, False]))
     log_emission = np.zeros((4, len(STATES)))
-    rule.apply(log_emission, found=np.array([False, True, False, False]))  # found only where it holds
+    rule.apply(log_emission, favour=True)
     assert log_emission[:, STATE_INDEX["Affiliations"]].tolist() == [0.0, 10.0, 10.0, 0.0]
     log_emission = np.zeros((4, len(STATES)))
-    rule.apply(log_emission, found=np.array([True, False, False, False]))
+    rule.apply(log_emission, favour=False)
     assert log_emission[:, STATE_INDEX["Affiliations"]].tolist() == [0.0, -np.inf, -np.inf, 0.0]
     assert (np.delete(log_emission, STATE_INDEX["Affiliations"], axis=1) == 0).all()
     # the table's rule is found where its predicate holds, and only there
@@ -135,3 +137,26 @@ def test_the_biographies_are_no_second_address_list(labeler):
         assert (plain.predict_proba(frame)[bios, column] > 0).all()
     finally:
         labeler.set_params(vetoes=DEFAULT_VETOES)
+
+
+def test_a_favour_that_would_move_the_rest_of_the_page_is_withdrawn(labeler):
+    """Biographies before the reference list of a page with no byline: taking them moves the path's
+    other labels (here the reference heading), so the fallback keeps the first decoding; a plain
+    favour of the same zones takes them and moves the rest."""
+    page = [("Home Journals About", "other"), (BODY + " the results suggest drought limits growth", "other")]
+    page += [(BODY, "other")] * 3 + [("About the authors", "other")] + [(bio, "other") for bio in BIOS]
+    page += [("References", "other")] + [(f"{j}. Smith J, Lee K. Root growth in dry soil. J Bot. {1990 + j};{j}:1-9.",
+                                         "other") for j in range(1, 6)]
+    frame = pd.DataFrame(rows("early", page))
+    bios = frame["text"].isin(BIOS).to_numpy()
+    rest = without(DEFAULT_VETOES, "author_bio")
+    try:
+        plain = labeler.set_params(vetoes=rest).predict(frame)
+        favoured = labeler.set_params(vetoes=(*rest, Veto("bio", author_bios, favours=("Affiliations",), by=300.0))
+                                      ).predict(frame)
+        fallback = labeler.set_params(vetoes=(*rest, Veto("bio", author_bios, favours=("Affiliations",), by=300.0,
+                                                          fallback=True))).predict(frame)
+    finally:
+        labeler.set_params(vetoes=DEFAULT_VETOES)
+    assert favoured[bios].tolist() == ["affiliations"] * 2 and (favoured[~bios] != plain[~bios]).any()
+    assert fallback.tolist() == plain.tolist()

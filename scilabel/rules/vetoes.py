@@ -53,7 +53,8 @@ class Veto:
     fallback : the fourth kind, with ``favours``: the zones are where those states' labels are found
         only when the page has them nowhere else. A first decoding without the rule decides: on a page
         where no other zone is decoded with their labels they are favoured by ``by``, else barred there
-        (HMM decoding only; :func:`fallbacks`)
+        (HMM decoding only; :func:`fallbacks`). A favour may take its own zones, not move the rest of
+        the page: where the second decoding labels other zones differently, the favour is withdrawn
     """
 
     name: str
@@ -158,14 +159,18 @@ class Fallback:
         """The rule on the zones ``first:last`` (one page)."""
         return Fallback(self.where[first:last], self.states, self.labels, self.by)
 
-    def apply(self, log_emission: np.ndarray, found: np.ndarray) -> None:
-        """Favour the states on the rule's zones in ``log_emission`` (changed in place), or bar them
-        there if ``found`` (zones decoded with the states' labels) holds elsewhere."""
+    def favours(self, found: np.ndarray) -> bool:
+        """Whether the rule favours its states, given ``found`` (the zones a first decoding labelled
+        with their labels): when none of them lies outside the rule's zones; else it bars them."""
+        return not (found & ~self.where).any()
+
+    def apply(self, log_emission: np.ndarray, favour: bool) -> None:
+        """Favour the states on the rule's zones in ``log_emission`` (changed in place), or bar them."""
         zones = np.ix_(np.flatnonzero(self.where), list(self.states))
-        if (found & ~self.where).any():
-            log_emission[zones] = -np.inf
-        else:
+        if favour:
             log_emission[zones] += self.by
+        else:
+            log_emission[zones] = -np.inf
 
 
 def _masks(vetoes: Iterable[Veto], arrays: ZoneArrays) -> Iterator[tuple[Veto, np.ndarray]]:
