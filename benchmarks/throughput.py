@@ -118,13 +118,15 @@ def worker_processes(pid: int) -> list[psutil.Process]:
     """The batch workers of the process ``pid``: the children of its fork server (which forks them and
     is their parent, :func:`scilabel.batch.label_many`), or its own children under another start
     method; never multiprocessing's resource tracker."""
+    def tracker(process: psutil.Process) -> bool:
+        return "resource_tracker" in " ".join(process.cmdline())
+
     found = []
     for child in psutil.Process(pid).children():
-        command = " ".join(child.cmdline())
-        if "resource_tracker" in command:
+        if tracker(child):
             continue
-        if "forkserver" in command:
-            found += [w for w in child.children() if "resource_tracker" not in " ".join(w.cmdline())]
+        if "forkserver" in " ".join(child.cmdline()):
+            found += [w for w in child.children() if not tracker(w)]
         else:
             found.append(child)
     return found

@@ -361,8 +361,11 @@ class ZoneLabeler(BaseEstimator):
             if favouring:  # a favour may take its own zones, not move the rest of the page: else withdrawn
                 kept = ~np.logical_or.reduce([rule.where for rule in favouring])
                 if (np.asarray(second.labels, dtype=object) != labels)[kept].any():
-                    ruled = _with_rules(log_emission, barring, [])
-                    second = self._decode(ruled, over, translated) if barring else page
+                    if barring:
+                        ruled = _with_rules(log_emission, barring, [])
+                        second = self._decode(ruled, over, translated)
+                    else:  # nothing left to apply: the first decoding stands
+                        ruled, second = log_emission, page
             page, log_emission = second, ruled
         if self.printed_once:
             repeated = _repeats(texts, page.labels, self.printed_once)
