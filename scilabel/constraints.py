@@ -149,6 +149,8 @@ _EDITOR_CREDIT_CUES = ("editor", "ed by")
 CREDIT_CAPTION_WORDS = 3
 #: A note of equal contribution at the start of a zone (the lexicon ``contribution_notes``).
 _CONTRIBUTION_NOTE = re.compile(rf"^\W*(?:{alternation('contribution_notes')})", re.I)
+#: A note of correspondence at the start of a zone (the lexicon ``correspondence_notes``).
+_CORRESPONDENCE_NOTE = re.compile(rf"^\W*(?:{alternation('correspondence_notes')})", re.I)
 #: An abstract's heading, the whole of a short zone (the lexicon ``abstract_headings``: "Abstract", "Summary:").
 _ABSTRACT_HEADING = re.compile(rf"\W*{alternation('abstract_headings')}\W*", re.I)
 #: Most zones from an abstract's heading (included) to the end of the box that holds it and its paragraphs.
@@ -349,6 +351,12 @@ def abstract_boxes(zones: Zones | ZoneArrays) -> np.ndarray:
 def contribution_notes(zones: Zones | ZoneArrays) -> np.ndarray:
     """Whether each zone opens with a note of equal contribution (:data:`_CONTRIBUTION_NOTE`)."""
     return ZoneArrays.of(zones).opening(_CONTRIBUTION_NOTE) > 0
+
+
+def correspondence_notes(zones: Zones | ZoneArrays) -> np.ndarray:
+    """Whether each zone opens with a note of correspondence (:data:`_CORRESPONDENCE_NOTE`:
+    "Correspondence to:", "Corresponding author at:", "Reprint requests should be sent to")."""
+    return ZoneArrays.of(zones).opening(_CORRESPONDENCE_NOTE) > 0
 
 
 def sentences(zones: Zones | ZoneArrays) -> np.ndarray:

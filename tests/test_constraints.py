@@ -2,7 +2,8 @@ import numpy as np
 
 from scilabel.constraints import (ABSTRACT_BOX_ZONES, CAPTION_BLOCK_ZONES, TITLE_RIVAL_WINDOW, abstract_boxes,
                                   above_larger_text, below_larger_text,
-                                  byline_captions, caption_blocks, citation_lines, contribution_notes, dated,
+                                  byline_captions, caption_blocks, citation_lines, contribution_notes,
+                                  correspondence_notes, dated,
                                   editor_credits, list_end_headings, measurements, related_sidebar, section_headings, sentences,
                                   site_controls, site_notices, table_row_cells)
 from scilabel.schema import STATE_INDEX, STATES
@@ -309,6 +310,23 @@ def test_contribution_notes_open_with_a_note_of_equal_contribution():
     barred = _barred(_zones(texts, [12] * len(texts)))
     assert barred[1, STATE_INDEX["Authors"]] and barred[1, STATE_INDEX["Affiliations"]]
     assert not barred[5, STATE_INDEX["Authors"]]
+
+
+def test_correspondence_notes_open_with_a_note_of_correspondence():
+    """The note's address is the address list again (the gold counts it once): an opening note is
+    matched, an address or a byline naming the corresponding author later is not."""
+    texts = ["Correspondence to: L. E. Muresan, Babes-Bolyai University, Cluj-Napoca, Romania",
+             "*Corresponding author at: Department of Psychiatry, Ruhr-University Bochum, Germany",
+             "Address correspondence to Scott Frey, Department of Psychology, University of Oregon",
+             "Reprint requests should be sent to Jean Decety, Department of Psychology",
+             "*To whom correspondence should be addressed. E-mail: sbrem@example.org",
+             "Department of Psychology, University of Oregon, Eugene, OR",
+             "Jean Decety (corresponding author), Carol Seger",
+             "Correspondent banking in the nineteenth century"]
+    assert correspondence_notes(_zones(texts, [12] * len(texts))).tolist() == [True] * 5 + [False] * 3
+    barred = _barred(_zones(texts, [12] * len(texts)))
+    assert barred[0, STATE_INDEX["Affiliations"]] and barred[0, STATE_INDEX["Authors"]]
+    assert not barred[5, STATE_INDEX["Affiliations"]]
 
 
 def test_list_end_headings_stand_alone_in_their_style():

@@ -28,6 +28,8 @@ TOY_PAGES = {
     "editor_credit": (_page(["Associate Editor: James F. Cahill", "Li Sun"]), [True, False], BYLINE),
     "contribution_note": (_page(["†These authors contributed equally: Li Sun, Bo Chen", "Li Sun"]), [True, False],
                           BYLINE),
+    "correspondence_note": (_page(["*Correspondence to: Li Sun, Department of Botany, Lund University", "Li Sun"]),
+                            [True, False], BYLINE),
     "section_heading": (_page(["Results", BODY], [19, 14]), [True, False], ("Abstract",)),
     "heading_ends_references": (_page(["Cited by (64)", BODY], [19, 14]), [True, False],
                                 ("References", "BR", "BRHR")),

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..constraints import (abstract_boxes, above_larger_text, author_bios, below_larger_text, byline_captions,
-                           caption_blocks, citation_lines, contribution_notes, dated, editor_credits, list_end_headings,
-                           measurements, related_sidebar, section_headings, sentences, site_controls, site_notices,
-                           table_row_cells)
+                           caption_blocks, citation_lines, contribution_notes, correspondence_notes, dated,
+                           editor_credits, list_end_headings, measurements, related_sidebar, section_headings,
+                           sentences, site_controls, site_notices, table_row_cells)
 from ..features import ZoneArrays, Zones
 from ..schema import ARTICLE, LABELS, STATE_INDEX, STATES
 
@@ -105,6 +105,8 @@ DEFAULT_VETOES: tuple[Veto, ...] = (
     Veto("measurement", measurements, bars=_NOT_A_BYLINE),
     Veto("editor_credit", editor_credits, bars=_NOT_A_BYLINE),
     Veto("contribution_note", contribution_notes, bars=_NOT_A_BYLINE),
+    # "Correspondence to: <name>, <address>": the address again, which the gold counts once, in its list
+    Veto("correspondence_note", correspondence_notes, bars=_NOT_A_BYLINE),
     Veto("section_heading", section_headings, bars=("Abstract",)),
     # BRHR too: else the path keeps a whole list in the gap after its heading and takes the list under
     # the next heading ("Cited by") as the references
