@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import copy
-import gc
 import json
 import logging
 import os
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 from pathlib import Path
 
 import pandas as pd
@@ -934,11 +936,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("scilabel: interrupted", file=sys.stderr)
         return 130
-    finally:
-        if argv is None:  # the process is this command: spare its exit a collection over models and modules
-            gc.freeze()
     return status or 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def run() -> NoReturn:
+    """The ``scilabel`` command: :func:`main`, then the process ends without tearing its modules and
+    objects down one by one (about 0.25 s of every start), once what an orderly exit does for others is
+    done: the exit handlers run (logging flushed, worker processes ended) and the output flushed.
+    Where another thread still runs, the process exits the usual way, which waits for it."""
+    status = main()
+    if threading.active_count() > 1:
+        sys.exit(status)
+    atexit._run_exitfuncs()
+    with contextlib.suppress(OSError):  # a reader that closed the pipe early has what it wanted
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(status)

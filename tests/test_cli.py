@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -81,6 +82,31 @@ def test_label_tsv_and_overlay(capsys, tmp_path):
     assert lines[0].split("\t") == ["label", "state", "confidence", "x", "y", "w", "h", "text"]
     assert any(line.startswith("title\tTitle\t") for line in lines)
     assert overlay.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_command_ends_with_its_output_whole():
+    """The process ends without tearing its modules down (``cli.run``), after flushing: the record on a
+    pipe, which Python buffers whole until the end, arrives complete."""
+    run = subprocess.run([sys.executable, "-m", "scilabel", "label", str(EXAMPLE_PAGE), "--format", "jsonl"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    (line,) = run.stdout.splitlines()
+    assert json.loads(line)["title"].startswith("Seasonal shifts in nectar foraging")
+
+
+def test_the_command_runs_exit_handlers_and_flushes_before_it_ends():
+    """``cli.run`` ends the process itself: the status is kept, exit handlers (logging's, multiprocessing's)
+    still run, and text printed to a pipe, buffered until the end, is flushed first."""
+    script = ("import atexit, sys, scilabel.cli as cli\n"
+              "def main():\n"
+              "    atexit.register(lambda: print('handler ran', file=sys.stderr))\n"
+              "    print('printed, not flushed')\n"
+              "    return 3\n"
+              "cli.main = main\n"
+              "cli.run()\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as a pipe is by default
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=env)
+    assert (run.returncode, run.stdout, run.stderr) == (3, "printed, not flushed\n", "handler ran\n")
 
 
 def test_errors_are_one_line_and_exit_non_zero(capsys, tmp_path):
