@@ -12,8 +12,8 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
-from typing import NoReturn
 from pathlib import Path
+from typing import NoReturn
 
 import pandas as pd
 
@@ -942,10 +942,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> NoReturn:
     """The ``scilabel`` command: :func:`main`, then the process ends without tearing its modules and
     objects down one by one (about 0.25 s of every start), once what an orderly exit does for others is
-    done: the exit handlers run (logging flushed, worker processes ended) and the output flushed.
-    Where another thread still runs, the process exits the usual way, which waits for it."""
+    done: the exit handlers run (logging flushed, worker processes ended, ``weakref.finalize`` callbacks
+    such as temporary folders' removal) and the output flushed, as multiprocessing ends its own children.
+    Where a thread that is no daemon still runs, the process exits the usual way, which waits for it."""
     status = main()
-    if threading.active_count() > 1:
+    if any(not thread.daemon for thread in threading.enumerate() if thread is not threading.main_thread()):
         sys.exit(status)
     atexit._run_exitfuncs()
     with contextlib.suppress(OSError):  # a reader that closed the pipe early has what it wanted

@@ -109,6 +109,22 @@ def test_the_command_runs_exit_handlers_and_flushes_before_it_ends():
     assert (run.returncode, run.stdout, run.stderr) == (3, "printed, not flushed\n", "handler ran\n")
 
 
+def test_the_command_waits_for_a_thread_still_running():
+    """Where ``main`` leaves a thread that is no daemon running, the process ends the usual way: the
+    thread finishes its work."""
+    script = ("import sys, threading, time, scilabel.cli as cli\n"
+              "def work():\n"
+              "    time.sleep(0.3)\n"
+              "    print('thread done', flush=True)\n"
+              "def main():\n"
+              "    threading.Thread(target=work).start()\n"
+              "    return 0\n"
+              "cli.main = main\n"
+              "cli.run()\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert (run.returncode, run.stdout) == (0, "thread done\n")
+
+
 def test_errors_are_one_line_and_exit_non_zero(capsys, tmp_path):
     bad_model = tmp_path / "bad.npz"
     bad_model.write_text("nonsense")
